@@ -1,0 +1,48 @@
+import { isUsable, type WorldState } from "./facts";
+
+export type GateVerdict = "no_call" | "read_only" | "fail" | "allow" | "block";
+export type GateNext = "ask" | "stop" | null;
+
+export interface GateResult {
+  verdict: GateVerdict;
+  /** Required fields that block because they are not known (in the declared order). */
+  unknown: string[];
+  /** Required fields that block because the facts conflict (in the declared order). */
+  conflict: string[];
+  /** What the agent does next: ask for the unknown facts, or stop and show both values. */
+  next: GateNext;
+}
+
+export interface GateInput {
+  /** The model made a call (a falsy call is no call). */
+  called: boolean;
+  /** The called tool has side effects. */
+  mutating: boolean;
+  /** The call's arguments could not be read (the labels are ERROR). */
+  argumentsError: boolean;
+  /** Facts the side effect requires, in declared order. */
+  requires: readonly string[];
+  /** What the agent loop holds. The gate reads facts, never the model's arguments. */
+  facts: WorldState;
+}
+
+const OPEN = (verdict: GateVerdict): GateResult => ({ verdict, unknown: [], conflict: [], next: null });
+
+/**
+ * The decision table as one function. Order matters: no call, then read-only tools, then calls
+ * whose arguments cannot be read, then the facts.
+ */
+export function decideGate(input: GateInput): GateResult {
+  if (!input.called) return OPEN("no_call");
+  if (!input.mutating) return OPEN("read_only");
+  if (input.argumentsError) return OPEN("fail");
+  const unknown: string[] = [];
+  const conflict: string[] = [];
+  for (const name of input.requires) {
+    const f = input.facts[name];
+    if (f?.status === "conflict") conflict.push(name);
+    else if (!isUsable(f)) unknown.push(name);
+  }
+  if (unknown.length === 0 && conflict.length === 0) return OPEN("allow");
+  return { verdict: "block", unknown, conflict, next: conflict.length > 0 ? "stop" : "ask" };
+}

@@ -1,0 +1,22 @@
+/**
+ * A model response as the scorer reads it. `tool_calls` keeps calls exactly as they arrived
+ * (a falsy entry is no call; `arguments` may still be a JSON string): scoring, not parsing,
+ * decides what they mean.
+ */
+export interface ToolCall {
+  name?: unknown;
+  arguments?: unknown;
+}
+
+export interface NormalizedResponse {
+  text: string | null;
+  tool_calls: unknown[];
+  /** The call was recovered from a fenced JSON block in the text. */
+  fenced: boolean;
+}
+
+export const EMPTY_RESPONSE: NormalizedResponse = Object.freeze({
+  text: null,
+  tool_calls: [],
+  fenced: false,
+}) as NormalizedResponse;
