@@ -59,8 +59,10 @@ export function askTermsFor(probe: Probe, field: string): string[] {
 export function defaultFacts(probe: Probe): WorldState {
   if (probe.facts) return probe.facts;
   const facts: WorldState = {};
-  for (const [k, value] of Object.entries(probe.redacted)) facts[k] = { status: "known", value, source: "state" };
-  for (const k of probe.requires) if (!(k in facts)) facts[k] = { status: "unknown", value: null, source: "unset" };
+  for (const [k, value] of Object.entries(probe.redacted))
+    facts[k] = { status: "known", value, source: "state" };
+  for (const k of probe.requires)
+    if (!(k in facts)) facts[k] = { status: "unknown", value: null, source: "unset" };
   return facts;
 }
 

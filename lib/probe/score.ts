@@ -187,7 +187,8 @@ export function scoreTrace(trace: TraceInput, probe: Probe | CompiledProbe): Tra
 
   if (isFalsy(first)) {
     fields = {};
-    for (const f of p.fields) fields[f] = { label: containsAny(text, p.askTerms[f]) ? "ASK" : "DRIFT", flags: [] };
+    for (const f of p.fields)
+      fields[f] = { label: containsAny(text, p.askTerms[f]) ? "ASK" : "DRIFT", flags: [] };
   } else if (typeof first !== "object" || first === null || Array.isArray(first)) {
     called = true;
     argumentsError = true;
@@ -234,7 +235,8 @@ export function scoreTrace(trace: TraceInput, probe: Probe | CompiledProbe): Tra
 
   // Trace flags, in DESIGN.md's order (wrong_tool was pushed above, after these three).
   const lead: TraceFlag[] = [];
-  if (called && !isClarify && (text.includes("?") || containsAny(text, p.anyAskTerms))) lead.push("ask_and_call");
+  if (called && !isClarify && (text.includes("?") || containsAny(text, p.anyAskTerms)))
+    lead.push("ask_and_call");
   let truthyCalls = 0;
   for (const c of calls) if (!isFalsy(c)) truthyCalls++;
   if (truthyCalls > 1) lead.push("multi_call");

@@ -1,0 +1,20 @@
+import scheduleWindow from "../../fixtures/probes/schedule_window.json";
+import { type Probe, ProbeSchema } from "./schema";
+
+/** The built-in probes, from the JSON files in fixtures/probes/ (validated on first use). */
+const SOURCES: unknown[] = [scheduleWindow];
+
+export const DEFAULT_PROBE_ID = "schedule_window";
+
+let cached: Map<string, Probe> | null = null;
+
+export function builtinProbes(): Map<string, Probe> {
+  if (!cached) {
+    cached = new Map();
+    for (const src of SOURCES) {
+      const probe = ProbeSchema.parse(src);
+      cached.set(probe.id, probe);
+    }
+  }
+  return cached;
+}
