@@ -39,7 +39,9 @@ export function decideGate(input: GateInput): GateResult {
   const unknown: string[] = [];
   const conflict: string[] = [];
   for (const name of input.requires) {
-    const f = input.facts[name];
+    // Own keys only: an inherited property (a prototype, or a polluted Object.prototype) is not a fact
+    // the agent loop holds, so it must not open the gate.
+    const f = Object.hasOwn(input.facts, name) ? input.facts[name] : undefined;
     if (f?.status === "conflict") conflict.push(name);
     else if (!isUsable(f)) unknown.push(name);
   }

@@ -25,5 +25,7 @@ export const fact = {
 
 /** A required fact passes only when known with a value other than null or "" (0 and false are values). */
 export function isUsable(f: Fact | undefined): boolean {
-  return f !== undefined && f.status === "known" && f.value !== null && f.value !== undefined && f.value !== "";
+  return (
+    f !== undefined && f.status === "known" && f.value !== null && f.value !== undefined && f.value !== ""
+  );
 }
