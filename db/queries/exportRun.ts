@@ -1,0 +1,63 @@
+import type { Db } from "../client";
+
+export interface ExportRow {
+  trace_id: number;
+  id: string | null;
+  run: string;
+  probe: string;
+  probe_version: number;
+  line: number;
+  fields: unknown;
+  flags: unknown;
+  gate: unknown;
+  side_effect?: unknown;
+  human: Record<string, string>;
+}
+
+export function findRunId(db: Db, name: string): number | undefined {
+  return db.sqlite.prepare("SELECT id FROM runs WHERE name = ?").pluck().get(name) as number | undefined;
+}
+
+/** Every trace of a run in ingest order, from stored labels, in the shape `assumeprobe export` prints. */
+export function* exportRunRows(db: Db, runId: number): Generator<ExportRow> {
+  const rows = db.sqlite
+    .prepare(
+      `SELECT t.id AS trace_id, t.ext_id AS id, r.name AS run, t.probe_id AS probe, t.probe_version AS probe_version,
+              t.line AS line, t.result AS result, t.human AS human
+       FROM traces t JOIN runs r ON r.id = t.run_id WHERE t.run_id = ? ORDER BY t.id`,
+    )
+    .iterate(runId) as IterableIterator<{
+    trace_id: number;
+    id: string | null;
+    run: string;
+    probe: string;
+    probe_version: number;
+    line: number;
+    result: string;
+    human: string | null;
+  }>;
+  for (const r of rows) {
+    const score = JSON.parse(r.result) as {
+      fields: unknown;
+      flags: unknown;
+      gate: unknown;
+      side_effect?: unknown;
+    };
+    const row: ExportRow = {
+      trace_id: r.trace_id,
+      id: r.id,
+      run: r.run,
+      probe: r.probe,
+      probe_version: r.probe_version,
+      line: r.line,
+      fields: score.fields,
+      flags: score.flags,
+      gate: score.gate,
+      human: r.human ? JSON.parse(r.human) : {},
+    };
+    if (score.side_effect) {
+      const { human, ...rest } = row;
+      yield { ...rest, side_effect: score.side_effect, human };
+    } else yield row;
+  }
+}

@@ -1,0 +1,175 @@
+import type { IngestStore, IngestSummary, WriteOutcome } from "../../lib/ingest/pipeline";
+import type { PreparedError, PreparedTrace } from "../../lib/ingest/prepare";
+import type { Probe } from "../../lib/probe/schema";
+import type { Db } from "../client";
+import { getProbe, saveProbe } from "./probes";
+import { resetTagCache, tagId } from "./tags";
+
+interface RunRow {
+  id: number;
+  name: string;
+  model: string | null;
+}
+
+/**
+ * The database side of ingest: prepared statements on the raw connection (this is the hot path),
+ * one transaction per batch of records, so a killed ingest leaves whole batches or nothing.
+ */
+export function createIngestStore(db: Db): IngestStore {
+  const s = db.sqlite;
+  const q = {
+    runByName: s.prepare("SELECT id, name, model FROM runs WHERE name = ?"),
+    insertRun: s.prepare("INSERT INTO runs(name, model, params) VALUES (?, ?, ?) RETURNING id, name, model"),
+    pinRun: s.prepare("UPDATE runs SET model = ?, params = coalesce(params, ?) WHERE id = ?"),
+    insertTrace:
+      s.prepare(`INSERT OR IGNORE INTO traces(run_id, batch_id, probe_id, probe_version, ext_id, identity, hash,
+      source, line, form, model, payload_model, started_at, latency_ms, gate, labels, result, response, recorded, human, original)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    existingHash: s.prepare("SELECT hash FROM traces WHERE run_id = ? AND identity = ?").pluck(),
+    insertTag: s.prepare("INSERT OR IGNORE INTO trace_tags(run_id, tag_id, trace_id) VALUES (?, ?, ?)"),
+    insertSearch: s.prepare("INSERT INTO trace_search(rowid, body) VALUES (?, ?)"),
+    addCount: s.prepare(`INSERT INTO run_counts(run_id, probe_id, tag_id, n) VALUES (?, ?, ?, ?)
+      ON CONFLICT(run_id, probe_id, tag_id) DO UPDATE SET n = n + excluded.n`),
+    updateRun: s.prepare(`UPDATE runs SET trace_count = trace_count + ?, mismatch_count = mismatch_count + ?,
+      first_started_at = CASE WHEN ? IS NULL THEN first_started_at WHEN first_started_at IS NULL OR ? < first_started_at THEN ? ELSE first_started_at END,
+      last_started_at = CASE WHEN ? IS NULL THEN last_started_at WHEN last_started_at IS NULL OR ? > last_started_at THEN ? ELSE last_started_at END,
+      updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ?`),
+    insertError: s.prepare(`INSERT INTO ingest_errors(run_id, batch_id, file, source, line, reason, raw, hash)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT(run_id, source, line, hash) DO UPDATE SET batch_id = excluded.batch_id, reason = excluded.reason, file = excluded.file`),
+    recountRejected: s.prepare(
+      "UPDATE runs SET rejected_count = (SELECT count(*) FROM ingest_errors WHERE run_id = ?) WHERE id = ?",
+    ),
+    beginBatch: s.prepare("INSERT INTO ingest_batches(origin, files) VALUES (?, ?) RETURNING id").pluck(),
+    finishBatch:
+      s.prepare(`UPDATE ingest_batches SET status = ?, records = ?, ingested = ?, duplicates = ?, rejected = ?,
+      finished_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ?`),
+  };
+  const runs = new Map<string, RunRow>();
+
+  function runFor(name: string, params: Record<string, unknown> | null): RunRow {
+    let r = runs.get(name) ?? (q.runByName.get(name) as RunRow | undefined);
+    if (!r) r = q.insertRun.get(name, null, params ? JSON.stringify(params) : null) as RunRow;
+    runs.set(name, r);
+    return r;
+  }
+
+  const writeTx = s.transaction((batchId: number, traces: PreparedTrace[], errors: PreparedError[]) => {
+    // Another process may have created or pinned runs since the last batch.
+    runs.clear();
+    const outcomes: WriteOutcome[] = [];
+    const counts = new Map<string, { runId: number; probeId: string; tagId: number; n: number }>();
+    const runTotals = new Map<
+      number,
+      { n: number; mismatch: number; first: string | null; last: string | null }
+    >();
+    const touchedForErrors = new Set<number>();
+    for (const t of traces) {
+      const run = runFor(t.runName, t.runParams);
+      if (run.model === null) {
+        q.pinRun.run(t.model, t.runParams ? JSON.stringify(t.runParams) : null, run.id);
+        run.model = t.model;
+      } else if (run.model !== t.model) {
+        outcomes.push({
+          rejected: `model "${t.model}" differs from run "${run.name}"'s pinned model "${run.model}"`,
+        });
+        continue;
+      }
+      const info = q.insertTrace.run(
+        run.id,
+        batchId,
+        t.probeId,
+        t.probeVersion,
+        t.extId,
+        t.identity,
+        t.hash,
+        t.source,
+        t.line,
+        t.form,
+        t.model,
+        t.payloadModel,
+        t.startedAt,
+        t.latencyMs,
+        t.score.gate.verdict,
+        t.labels,
+        t.result,
+        t.response,
+        t.recorded,
+        t.human,
+        t.original,
+      );
+      if (info.changes === 0) {
+        const existing = q.existingHash.get(run.id, t.identity) as Buffer | undefined;
+        if (t.extId !== null && existing && !existing.equals(t.hash)) {
+          outcomes.push({
+            rejected: `id "${t.extId}" is already used in run "${run.name}" for other content`,
+          });
+        } else outcomes.push("duplicate");
+        continue;
+      }
+      const traceId = Number(info.lastInsertRowid);
+      for (const name of t.tags) {
+        const id = tagId(db, name);
+        q.insertTag.run(run.id, id, traceId);
+        const key = `${run.id}\u0000${t.probeId}\u0000${id}`;
+        const c = counts.get(key);
+        if (c) c.n++;
+        else counts.set(key, { runId: run.id, probeId: t.probeId, tagId: id, n: 1 });
+      }
+      if (t.search) q.insertSearch.run(traceId, t.search);
+      const tot = runTotals.get(run.id) ?? { n: 0, mismatch: 0, first: null, last: null };
+      tot.n++;
+      if (t.score.flags.includes("model_mismatch")) tot.mismatch++;
+      if (t.startedAt) {
+        if (tot.first === null || t.startedAt < tot.first) tot.first = t.startedAt;
+        if (tot.last === null || t.startedAt > tot.last) tot.last = t.startedAt;
+      }
+      runTotals.set(run.id, tot);
+      outcomes.push("ingested");
+    }
+    for (const c of counts.values()) q.addCount.run(c.runId, c.probeId, c.tagId, c.n);
+    for (const [runId, t] of runTotals) {
+      q.updateRun.run(t.n, t.mismatch, t.first, t.first, t.first, t.last, t.last, t.last, runId);
+    }
+    for (const e of errors) {
+      const run = runFor(e.runName, null);
+      q.insertError.run(run.id, batchId, e.file, e.source, e.line, e.reason, e.raw, e.hash);
+      touchedForErrors.add(run.id);
+    }
+    for (const runId of touchedForErrors) q.recountRejected.run(runId, runId);
+    return outcomes;
+  });
+
+  return {
+    probe(id: string) {
+      const p = getProbe(db, id);
+      return p ? { probe: p.probe, version: p.version } : undefined;
+    },
+    saveProbe(probe: Probe, origin: string) {
+      return saveProbe(db, probe, origin);
+    },
+    beginBatch(origin: string, files: string[]) {
+      return q.beginBatch.get(origin, JSON.stringify(files)) as number;
+    },
+    write(batchId, traces, errors) {
+      try {
+        return writeTx(batchId, traces, errors);
+      } catch (e) {
+        // The transaction rolled back: forget runs and tags it may have created.
+        runs.clear();
+        resetTagCache(db);
+        throw e;
+      }
+    },
+    finishBatch(batchId: number, summary: IngestSummary, status: "done" | "failed") {
+      q.finishBatch.run(
+        status,
+        summary.records,
+        summary.ingested,
+        summary.duplicates,
+        summary.rejected,
+        batchId,
+      );
+    },
+  };
+}

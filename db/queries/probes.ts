@@ -1,0 +1,138 @@
+import { and, desc, eq } from "drizzle-orm";
+import { builtinProbes } from "../../lib/probe/builtin";
+import { probeDigest } from "../../lib/probe/digest";
+import { type Probe, ProbeSchema } from "../../lib/probe/schema";
+import type { Db } from "../client";
+import { probes, probeVersions } from "../schema";
+
+export interface StoredProbe {
+  probe: Probe;
+  version: number;
+  builtin: boolean;
+}
+
+export interface ProbeVersionRow {
+  version: number;
+  origin: string;
+  createdAt: string;
+  digest: string;
+}
+
+/** Parsed probe definitions by (id, version): versions never change once written. */
+const parsedCache = new Map<string, Probe>();
+
+function parseDefinition(id: string, version: number, definition: string): Probe {
+  const key = `${id}\u0000${version}`;
+  let p = parsedCache.get(key);
+  if (!p) {
+    p = ProbeSchema.parse(JSON.parse(definition));
+    parsedCache.set(key, p);
+  }
+  return p;
+}
+
+/**
+ * Stores a probe: a new id gets version 1; a definition that differs from the current one becomes
+ * a new version; the same definition again changes nothing.
+ */
+export function saveProbe(
+  db: Db,
+  probe: Probe,
+  origin: string,
+  builtin = false,
+): { version: number; created: boolean } {
+  const digest = probeDigest(probe);
+  return db.sqlite.transaction(() => {
+    const current = db.orm.select().from(probes).where(eq(probes.id, probe.id)).get();
+    if (current) {
+      const cur = db.orm
+        .select({ digest: probeVersions.digest })
+        .from(probeVersions)
+        .where(and(eq(probeVersions.probeId, probe.id), eq(probeVersions.version, current.currentVersion)))
+        .get();
+      if (cur?.digest === digest) return { version: current.currentVersion, created: false };
+    }
+    const version = (current?.currentVersion ?? 0) + 1;
+    if (current) {
+      db.orm
+        .update(probes)
+        .set({
+          currentVersion: version,
+          updatedAt: new Date().toISOString(),
+          builtin: current.builtin || builtin,
+        })
+        .where(eq(probes.id, probe.id))
+        .run();
+    } else {
+      db.orm.insert(probes).values({ id: probe.id, currentVersion: version, builtin }).run();
+    }
+    db.orm
+      .insert(probeVersions)
+      .values({ probeId: probe.id, version, definition: JSON.stringify(probe), digest, origin })
+      .run();
+    return { version, created: true };
+  })();
+}
+
+/** Brings the built-in probes from fixtures/probes/ into the database (a changed file is a new version). */
+export function syncBuiltinProbes(db: Db): void {
+  for (const probe of builtinProbes().values()) saveProbe(db, probe, "builtin", true);
+}
+
+export function getProbe(db: Db, id: string): StoredProbe | undefined {
+  const row = db.sqlite
+    .prepare(
+      `SELECT p.current_version AS version, p.builtin AS builtin, v.definition AS definition
+       FROM probes p JOIN probe_versions v ON v.probe_id = p.id AND v.version = p.current_version
+       WHERE p.id = ?`,
+    )
+    .get(id) as { version: number; builtin: number; definition: string } | undefined;
+  if (!row) return undefined;
+  return {
+    probe: parseDefinition(id, row.version, row.definition),
+    version: row.version,
+    builtin: row.builtin === 1,
+  };
+}
+
+export function getProbeVersion(db: Db, id: string, version: number): Probe | undefined {
+  const row = db.orm
+    .select({ definition: probeVersions.definition })
+    .from(probeVersions)
+    .where(and(eq(probeVersions.probeId, id), eq(probeVersions.version, version)))
+    .get();
+  return row ? parseDefinition(id, version, row.definition) : undefined;
+}
+
+export function listProbeVersions(db: Db, id: string): ProbeVersionRow[] {
+  return db.orm
+    .select({
+      version: probeVersions.version,
+      origin: probeVersions.origin,
+      createdAt: probeVersions.createdAt,
+      digest: probeVersions.digest,
+    })
+    .from(probeVersions)
+    .where(eq(probeVersions.probeId, id))
+    .orderBy(desc(probeVersions.version))
+    .all();
+}
+
+export function listProbes(db: Db): StoredProbe[] {
+  const rows = db.sqlite
+    .prepare(
+      `SELECT p.id AS id, p.current_version AS version, p.builtin AS builtin, v.definition AS definition
+       FROM probes p JOIN probe_versions v ON v.probe_id = p.id AND v.version = p.current_version
+       ORDER BY p.builtin DESC, p.id`,
+    )
+    .all() as { id: string; version: number; builtin: number; definition: string }[];
+  return rows.map((r) => ({
+    probe: parseDefinition(r.id, r.version, r.definition),
+    version: r.version,
+    builtin: r.builtin === 1,
+  }));
+}
+
+export function countProbes(db: Db): number {
+  return (db.sqlite.prepare("SELECT count(*) FROM probes").pluck().get() as number) ?? 0;
+}

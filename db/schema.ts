@@ -1,0 +1,243 @@
+import { sql } from "drizzle-orm";
+import {
+  blob,
+  index,
+  integer,
+  primaryKey,
+  real,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
+
+/**
+ * The database. Two tables live outside this file because drizzle-kit cannot express them; they
+ * are created by a hand-written migration (db/migrations/0001_*.sql) and read with raw SQL:
+ * - `trace_tags(run_id, tag_id, trace_id)` WITHOUT ROWID: one row per filterable fact of a trace
+ *   (a field's label, an INJECT reason, a flag, the gate verdict, the probe, human agreement), so
+ *   any filter combination is an intersection of index ranges, paged by trace id.
+ * - `trace_search`: a contentless FTS5 index over response text and argument values.
+ */
+
+const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`;
+
+export const probes = sqliteTable("probes", {
+  id: text().primaryKey(),
+  currentVersion: integer("current_version").notNull(),
+  builtin: integer({ mode: "boolean" }).notNull().default(false),
+  createdAt: text("created_at").notNull().default(now),
+  updatedAt: text("updated_at").notNull().default(now),
+});
+
+/** Every change to a probe, its world or its scoring configuration is a new version. */
+export const probeVersions = sqliteTable(
+  "probe_versions",
+  {
+    probeId: text("probe_id")
+      .notNull()
+      .references(() => probes.id, { onDelete: "cascade" }),
+    version: integer().notNull(),
+    /** The validated probe definition as JSON. */
+    definition: text().notNull(),
+    /** SHA-256 of the canonical definition: re-adding the same probe adds no version. */
+    digest: text().notNull(),
+    /** builtin, file:<name>, inline:<source>, when2call. */
+    origin: text().notNull(),
+    createdAt: text("created_at").notNull().default(now),
+  },
+  (t) => [
+    primaryKey({ columns: [t.probeId, t.version] }),
+    index("probe_versions_digest").on(t.probeId, t.digest),
+  ],
+);
+
+export const runs = sqliteTable("runs", {
+  id: integer().primaryKey({ autoIncrement: true }),
+  name: text().notNull().unique(),
+  /** The model the runner asked for, pinned by the run's first accepted record (null until then). */
+  model: text(),
+  params: text(),
+  traceCount: integer("trace_count").notNull().default(0),
+  rejectedCount: integer("rejected_count").notNull().default(0),
+  /** Traces whose payload named another model. */
+  mismatchCount: integer("mismatch_count").notNull().default(0),
+  firstStartedAt: text("first_started_at"),
+  lastStartedAt: text("last_started_at"),
+  createdAt: text("created_at").notNull().default(now),
+  updatedAt: text("updated_at").notNull().default(now),
+});
+
+export const ingestBatches = sqliteTable("ingest_batches", {
+  id: integer().primaryKey({ autoIncrement: true }),
+  /** cli, upload or demo. */
+  origin: text().notNull(),
+  files: text().notNull(),
+  status: text().notNull().default("running"),
+  records: integer().notNull().default(0),
+  ingested: integer().notNull().default(0),
+  duplicates: integer().notNull().default(0),
+  rejected: integer().notNull().default(0),
+  startedAt: text("started_at").notNull().default(now),
+  finishedAt: text("finished_at"),
+});
+
+/** A bad record, kept once per (run, source, line, content), reported again on every ingest. */
+export const ingestErrors = sqliteTable(
+  "ingest_errors",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    runId: integer("run_id").references(() => runs.id, { onDelete: "cascade" }),
+    batchId: integer("batch_id").references(() => ingestBatches.id, { onDelete: "set null" }),
+    file: text().notNull(),
+    source: text().notNull(),
+    line: integer().notNull(),
+    reason: text().notNull(),
+    /** The record's text, cut at 64 KiB. */
+    raw: text().notNull(),
+    hash: blob({ mode: "buffer" }).notNull(),
+    createdAt: text("created_at").notNull().default(now),
+  },
+  (t) => [
+    uniqueIndex("ingest_errors_identity").on(t.runId, t.source, t.line, t.hash),
+    index("ingest_errors_batch").on(t.batchId),
+  ],
+);
+
+export const traces = sqliteTable(
+  "traces",
+  {
+    /** The trace_id: unique in the database, in ingest order. */
+    id: integer().primaryKey(),
+    runId: integer("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    batchId: integer("batch_id"),
+    probeId: text("probe_id").notNull(),
+    probeVersion: integer("probe_version").notNull(),
+    /** The record's own id, when it has one. */
+    extId: text("ext_id"),
+    /** 16 bytes of SHA-256 over (id) or (source, line, content hash): the identity within the run. */
+    identity: blob({ mode: "buffer" }).notNull(),
+    /** SHA-256 of the record's bytes without line endings or byte-order mark. */
+    hash: blob({ mode: "buffer" }).notNull(),
+    source: text().notNull(),
+    line: integer().notNull(),
+    form: text().notNull(),
+    model: text(),
+    payloadModel: text("payload_model"),
+    startedAt: text("started_at"),
+    latencyMs: real("latency_ms"),
+    gate: text().notNull(),
+    /** Compact per-field labels for list rows: {"timezone":"INJECT",...}. */
+    labels: text().notNull(),
+    /** The score in the shape `assumeprobe score` prints (fields, flags, gate, side_effect). */
+    result: text().notNull(),
+    /** The normalized response {text, tool_calls, fenced}. */
+    response: text().notNull(),
+    /** Labels the producing harness recorded, per field (JSON), when it recorded any. */
+    recorded: text(),
+    /** Imported human labels per field (JSON), when the record carried any. */
+    human: text(),
+    /**
+     * The original record, byte for byte (BLOB when it is not valid UTF-8). The provider payload,
+     * world state, side effect and parameters are read back from it for display.
+     */
+    original: blob({ mode: "buffer" }).notNull(),
+  },
+  (t) => [uniqueIndex("traces_identity").on(t.runId, t.identity), index("traces_run").on(t.runId, t.id)],
+);
+
+/** Names of the filterable tags, interned so trace_tags rows stay small. */
+export const tagNames = sqliteTable("tag_names", {
+  id: integer().primaryKey(),
+  name: text().notNull().unique(),
+});
+
+/** Per run and probe, how many traces carry each tag: no page scans traces to count. */
+export const runCounts = sqliteTable(
+  "run_counts",
+  {
+    runId: integer("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    probeId: text("probe_id").notNull(),
+    tagId: integer("tag_id").notNull(),
+    n: integer().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.probeId, t.tagId] })],
+);
+
+/** A reviewer's label for one field of one trace; history is every row, the newest is current. */
+export const reviews = sqliteTable(
+  "reviews",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    traceId: integer("trace_id")
+      .notNull()
+      .references(() => traces.id, { onDelete: "cascade" }),
+    field: text().notNull(),
+    label: text().notNull(),
+    reviewer: text().notNull(),
+    note: text().notNull().default(""),
+    createdAt: text("created_at").notNull().default(now),
+  },
+  (t) => [index("reviews_trace").on(t.traceId, t.field, t.id)],
+);
+
+export const fixtureSets = sqliteTable("fixture_sets", {
+  id: integer().primaryKey({ autoIncrement: true }),
+  name: text().notNull().unique(),
+  builtin: integer({ mode: "boolean" }).notNull().default(false),
+  createdAt: text("created_at").notNull().default(now),
+});
+
+/** A curated fixture: the normalized response, a snapshot of the probe's world, the human label. */
+export const fixtures = sqliteTable(
+  "fixtures",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    setId: integer("set_id")
+      .notNull()
+      .references(() => fixtureSets.id, { onDelete: "cascade" }),
+    probeId: text("probe_id").notNull(),
+    /** {id, system, user, hidden, redacted, tool, fields} at the time of curation. */
+    world: text().notNull(),
+    response: text().notNull(),
+    field: text().notNull(),
+    expected: text().notNull(),
+    reviewer: text().notNull(),
+    note: text().notNull().default(""),
+    sourceTraceId: integer("source_trace_id").references(() => traces.id, { onDelete: "set null" }),
+    createdAt: text("created_at").notNull().default(now),
+  },
+  (t) => [index("fixtures_set").on(t.setId, t.id), index("fixtures_source").on(t.sourceTraceId)],
+);
+
+export const fixtureRuns = sqliteTable("fixture_runs", {
+  id: integer().primaryKey({ autoIncrement: true }),
+  setId: integer("set_id")
+    .notNull()
+    .references(() => fixtureSets.id, { onDelete: "cascade" }),
+  /** Package version plus probe configuration versions. */
+  scorerVersion: text("scorer_version").notNull(),
+  /** A what-if configuration, when the re-run used one. */
+  config: text(),
+  passed: integer().notNull(),
+  failed: integer().notNull(),
+  createdAt: text("created_at").notNull().default(now),
+});
+
+export const fixtureResults = sqliteTable(
+  "fixture_results",
+  {
+    runId: integer("run_id")
+      .notNull()
+      .references(() => fixtureRuns.id, { onDelete: "cascade" }),
+    fixtureId: integer("fixture_id")
+      .notNull()
+      .references(() => fixtures.id, { onDelete: "cascade" }),
+    label: text().notNull(),
+    passed: integer({ mode: "boolean" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.fixtureId] }), index("fixture_results_fixture").on(t.fixtureId)],
+);

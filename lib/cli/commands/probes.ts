@@ -1,0 +1,90 @@
+import { readFileSync } from "node:fs";
+import type { Command } from "commander";
+import { getProbe, getProbeVersion, listProbes, saveProbe } from "../../../db/queries/probes";
+import { compileProbe } from "../../probe/compile";
+import { describeIssues, ProbeSchema } from "../../probe/schema";
+import { cliDb } from "../db";
+import { positiveInt, UsageError } from "../usage";
+
+/** Probes in a file: one JSON object, an array of them, or JSONL. */
+export function readProbeFile(path: string): unknown[] {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    throw new UsageError(`${path}: cannot read (${(e as NodeJS.ErrnoException).code})`);
+  }
+  text = text.replace(/^\uFEFF/, "");
+  try {
+    const v = JSON.parse(text);
+    return Array.isArray(v) ? v : [v];
+  } catch {
+    const out: unknown[] = [];
+    const lines = text.split(/\r?\n/);
+    lines.forEach((line, i) => {
+      if (line.trim() === "") return;
+      try {
+        out.push(JSON.parse(line));
+      } catch (e) {
+        throw new UsageError(`${path} line ${i + 1}: not JSON: ${(e as Error).message}`);
+      }
+    });
+    return out;
+  }
+}
+
+export function registerProbes(program: Command): void {
+  const probes = program.command("probes").description("List, add and show probes.");
+  probes
+    .command("list")
+    .description("Every stored probe with its current version.")
+    .option("--json", "one JSON line per probe")
+    .action((opts: { json?: boolean }) => {
+      const db = cliDb();
+      for (const p of listProbes(db)) {
+        const fields = compileProbe(p.probe).fields;
+        if (opts.json) {
+          process.stdout.write(
+            `${JSON.stringify({ id: p.probe.id, version: p.version, builtin: p.builtin, tool: p.probe.tool?.name ?? null, fields })}\n`,
+          );
+        } else {
+          process.stdout.write(
+            `${p.probe.id}\tv${p.version}${p.builtin ? "\tbuilt-in" : "\t"}\ttool ${p.probe.tool?.name ?? "-"}\tfields ${fields.join(",") || "-"}\n`,
+          );
+        }
+      }
+    });
+  probes
+    .command("add")
+    .description(
+      "Add probes from a JSON file (an object, an array, or JSONL); a changed probe gets a new version.",
+    )
+    .argument("<file>", "probe file")
+    .action((file: string) => {
+      const items = readProbeFile(file);
+      const parsed = items.map((item, i) => {
+        const r = ProbeSchema.safeParse(item);
+        if (!r.success) throw new UsageError(`${file}: probe ${i + 1}: ${describeIssues(r.error)}`);
+        return r.data;
+      });
+      const db = cliDb();
+      for (const p of parsed) {
+        const { version, created } = saveProbe(db, p, `file:${file.split(/[\\/]/).pop()}`);
+        process.stdout.write(
+          `${p.id}: ${created ? (version === 1 ? "added" : `new version ${version}`) : `unchanged (version ${version})`}\n`,
+        );
+      }
+    });
+  probes
+    .command("show")
+    .description("Print a probe's definition as JSON.")
+    .argument("<id>", "probe id")
+    .option("--version <n>", "a past version", positiveInt("--version"))
+    .action((id: string, opts: { version?: number }) => {
+      const db = cliDb();
+      const probe = opts.version ? getProbeVersion(db, id, opts.version) : getProbe(db, id)?.probe;
+      if (!probe)
+        throw new UsageError(`unknown probe "${id}"${opts.version ? ` version ${opts.version}` : ""}`);
+      process.stdout.write(`${JSON.stringify(probe, null, 2)}\n`);
+    });
+}

@@ -1,0 +1,71 @@
+import cliProgress from "cli-progress";
+import type { IngestProgress, IngestSummary } from "../ingest/pipeline";
+
+const fmt = (n: number) => n.toLocaleString("en-US");
+
+/** A progress bar on a terminal (records, records per second, errors); nothing otherwise. */
+export function createProgressReporter(enabled: boolean): {
+  update: (p: IngestProgress) => void;
+  stop: () => void;
+} {
+  if (!enabled) return { update: () => {}, stop: () => {} };
+  const started = performance.now();
+  const bar = new cliProgress.SingleBar(
+    {
+      format: " {file} |{bar}| {percentage}% · {records} records · {rate}/s · {rejected} rejected",
+      barsize: 24,
+      hideCursor: true,
+      clearOnComplete: false,
+      stream: process.stderr,
+      noTTYOutput: false,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  let started_ = false;
+  let file = "";
+  return {
+    update(p) {
+      const total = p.totalBytes ?? Math.max(p.bytes, 1);
+      const seconds = (performance.now() - started) / 1000;
+      const payload = {
+        file: p.file.length > 30 ? `…${p.file.slice(-29)}` : p.file,
+        records: fmt(p.records),
+        rate: fmt(Math.round(p.records / Math.max(seconds, 0.001))),
+        rejected: fmt(p.rejected),
+      };
+      if (!started_ || file !== p.file) {
+        if (started_) bar.stop();
+        bar.start(total, p.bytes, payload);
+        started_ = true;
+        file = p.file;
+      } else {
+        bar.setTotal(total);
+        bar.update(p.bytes, payload);
+      }
+    },
+    stop() {
+      if (started_) bar.stop();
+    },
+  };
+}
+
+/** The plain summary, or with --json one JSON line as the last line of stdout. */
+export function printSummary(s: IngestSummary, seconds: number, json: boolean): void {
+  if (json) {
+    process.stdout.write(`${JSON.stringify(s)}\n`);
+    return;
+  }
+  const rate = Math.round(s.records / Math.max(seconds, 0.001));
+  const lines = [
+    `${fmt(s.records)} records: ${fmt(s.ingested)} ingested, ${fmt(s.duplicates)} already stored, ${fmt(s.rejected)} rejected (${seconds.toFixed(1)} s, ${fmt(rate)} records/s)`,
+  ];
+  for (const r of s.runs) lines.push(`  run ${r.name}: ${fmt(r.ingested)} new traces`);
+  if (s.errors.length > 0) {
+    lines.push("rejected records:");
+    const shown = s.errors.slice(0, 50);
+    for (const e of shown) lines.push(`  ${e.file} line ${e.line}: ${e.reason}`);
+    const more = s.errors.length - shown.length + (s.errors_omitted ?? 0);
+    if (more > 0) lines.push(`  … and ${fmt(more)} more (use --json for the full list)`);
+  }
+  process.stdout.write(`${lines.join("\n")}\n`);
+}

@@ -1,0 +1,38 @@
+import { Command, CommanderError } from "commander";
+import { registerExport } from "./commands/export";
+import { registerIngest } from "./commands/ingest";
+import { registerProbes } from "./commands/probes";
+import { registerScore } from "./commands/score";
+import { UsageError } from "./usage";
+
+/** Builds the `assumeprobe` program; each command registers itself from its own file. */
+export function buildProgram(): Command {
+  const program = new Command("assumeprobe")
+    .description("Catch LLM agents inventing facts in tool calls.")
+    .version(process.env.npm_package_version ?? "0.1.0")
+    .exitOverride()
+    .showHelpAfterError("(run with --help for usage)");
+  registerScore(program);
+  registerIngest(program);
+  registerExport(program);
+  registerProbes(program);
+  return program;
+}
+
+/** Runs the CLI. Usage errors exit 2; commands set `process.exitCode` themselves. */
+export async function main(argv: string[]): Promise<void> {
+  try {
+    await buildProgram().parseAsync(argv);
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      process.exitCode = e.exitCode === 0 ? 0 : 2;
+      return;
+    }
+    if (e instanceof UsageError) {
+      process.stderr.write(`assumeprobe: ${e.message}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,241 @@
+import type { Readable } from "node:stream";
+import type { Probe } from "../probe/schema";
+import { describeIssues, ProbeSchema } from "../probe/schema";
+import { type PreparedError, type PreparedTrace, prepareError, prepareTrace } from "./prepare";
+import { DEFAULT_MAX_RECORD_BYTES, RecordSplitter, type SplitRecord } from "./splitRecords";
+import { interpretRecord, type RecordDefaults } from "./traceRecord";
+import { convertWhen2Call, WHEN2CALL_RUN } from "./when2call";
+
+export type IngestFormat = "trace" | "when2call";
+
+export interface IngestOptions {
+  /** Probe for records that name none (default schedule_window). */
+  probe: string;
+  /** Model for records that name none (default unknown). */
+  model?: string;
+  /** Run for records that name none (default: the source name). */
+  run?: string;
+  format: IngestFormat;
+  maxRecordBytes?: number;
+  /** Records per transaction. */
+  batchSize?: number;
+  /** Where the ingest came from: cli, upload, demo. */
+  origin: string;
+}
+
+export interface IngestSource {
+  /** What the user named (a path, `-`, an uploaded file's name): used in error reports. */
+  file: string;
+  /** The source name used in record identity. */
+  name: string;
+  stream: Readable;
+  /** Bytes, when known, for progress. */
+  size?: number;
+}
+
+export interface IngestError {
+  file: string;
+  line: number;
+  reason: string;
+}
+
+export interface IngestSummary {
+  records: number;
+  ingested: number;
+  duplicates: number;
+  rejected: number;
+  runs: { name: string; ingested: number }[];
+  errors: IngestError[];
+  /** Errors past the reporting cap (they are all stored). */
+  errors_omitted?: number;
+}
+
+export interface IngestProgress {
+  file: string;
+  bytes: number;
+  totalBytes: number | null;
+  records: number;
+  ingested: number;
+  duplicates: number;
+  rejected: number;
+}
+
+export type WriteOutcome = "ingested" | "duplicate" | { rejected: string };
+
+/** Where ingested traces go: the database in production, anything in tests. */
+export interface IngestStore {
+  probe(id: string): { probe: Probe; version: number } | undefined;
+  saveProbe(probe: Probe, origin: string): { version: number };
+  beginBatch(origin: string, files: string[]): number;
+  /** Writes traces and errors in one transaction; one outcome per trace, in order. */
+  write(batchId: number, traces: PreparedTrace[], errors: PreparedError[]): WriteOutcome[];
+  finishBatch(batchId: number, summary: IngestSummary, status: "done" | "failed"): void;
+}
+
+const MAX_REPORTED_ERRORS = 10_000;
+
+/** Reads, scores and stores every record of every source; bad records never stop the good ones. */
+export async function ingestSources(
+  sources: IngestSource[],
+  options: IngestOptions,
+  store: IngestStore,
+  onProgress?: (p: IngestProgress) => void,
+): Promise<IngestSummary> {
+  const summary: IngestSummary = {
+    records: 0,
+    ingested: 0,
+    duplicates: 0,
+    rejected: 0,
+    runs: [],
+    errors: [],
+  };
+  const perRun = new Map<string, number>();
+  const batchId = store.beginBatch(
+    options.origin,
+    sources.map((s) => s.file),
+  );
+  const batchSize = options.batchSize ?? 2000;
+  const versions = new Map<string, { probe: Probe; version: number }>();
+  const lookupRef = (id: string) => {
+    let hit = versions.get(id);
+    if (!hit) {
+      hit = store.probe(id);
+      if (hit) versions.set(id, hit);
+    }
+    return hit;
+  };
+  const inlineVersions = new Map<string, number>();
+  const defaults: RecordDefaults = { probe: options.probe };
+
+  let traces: PreparedTrace[] = [];
+  let errors: PreparedError[] = [];
+  let lastFlush = Date.now();
+
+  const reportError = (e: IngestError) => {
+    summary.rejected++;
+    if (summary.errors.length < MAX_REPORTED_ERRORS) summary.errors.push(e);
+    else summary.errors_omitted = (summary.errors_omitted ?? 0) + 1;
+  };
+
+  const flush = () => {
+    if (traces.length === 0 && errors.length === 0) return;
+    const outcomes = store.write(batchId, traces, errors);
+    for (let i = 0; i < traces.length; i++) {
+      const o = outcomes[i];
+      const t = traces[i];
+      if (o === "ingested") {
+        summary.ingested++;
+        perRun.set(t.runName, (perRun.get(t.runName) ?? 0) + 1);
+      } else if (o === "duplicate") summary.duplicates++;
+      else reportError({ file: t.file, line: t.line, reason: o.rejected });
+    }
+    traces = [];
+    errors = [];
+    lastFlush = Date.now();
+  };
+
+  const reject = (src: IngestSource, defaultRun: string, rec: SplitRecord, reason: string) => {
+    errors.push(prepareError(defaultRun, src.file, src.name, rec.line, reason, rec.bytes));
+    reportError({ file: src.file, line: rec.line, reason });
+  };
+
+  const acceptRecord = (
+    src: IngestSource,
+    defaultRun: string,
+    rec: SplitRecord,
+    value: unknown,
+    runParamsOverride?: Record<string, unknown>,
+  ) => {
+    const r = interpretRecord(value, defaults, (id) => lookupRef(id)?.probe);
+    if (!r.ok) return reject(src, defaultRun, rec, r.reason);
+    const t = r.record;
+    let version: number;
+    if (t.probeInline) {
+      const key = JSON.stringify(t.probe);
+      let v = inlineVersions.get(key);
+      if (v === undefined) {
+        v = store.saveProbe(t.probe, `inline:${src.name}`).version;
+        inlineVersions.set(key, v);
+        versions.delete(t.probe.id);
+      }
+      version = v;
+    } else {
+      const ref = lookupRef(t.probe.id);
+      version = ref ? ref.version : 0;
+    }
+    traces.push(
+      prepareTrace(t, {
+        runName: t.run ?? defaultRun,
+        model: t.model ?? options.model ?? "unknown",
+        runParams: runParamsOverride ?? t.params ?? null,
+        probe: t.probe,
+        probeVersion: version,
+        file: src.file,
+        source: src.name,
+        line: rec.line,
+        bytes: rec.bytes,
+      }),
+    );
+  };
+
+  const handleWhen2Call = (src: IngestSource, defaultRun: string, rec: SplitRecord) => {
+    const c = convertWhen2Call(rec.value, rec.line);
+    if (!c.ok) return reject(src, defaultRun, rec, c.reason);
+    const parsed = ProbeSchema.safeParse(c.probe);
+    if (!parsed.success) return reject(src, defaultRun, rec, `probe: ${describeIssues(parsed.error)}`);
+    const { version } = store.saveProbe(parsed.data, "when2call");
+    versions.set(parsed.data.id, { probe: parsed.data, version });
+    for (const r of c.records) {
+      summary.records++;
+      acceptRecord(src, defaultRun, rec, r, { dataset: "NVIDIA When2Call test set (Apache-2.0)" });
+    }
+    summary.records--; // the When2Call line itself counted once below
+  };
+
+  let status: "done" | "failed" = "done";
+  try {
+    for (const src of sources) {
+      const defaultRun = options.run ?? (options.format === "when2call" ? WHEN2CALL_RUN : src.name);
+      const splitter = new RecordSplitter(options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES);
+      let bytes = 0;
+      const progress = () =>
+        onProgress?.({
+          file: src.file,
+          bytes,
+          totalBytes: src.size ?? null,
+          records: summary.records,
+          ingested: summary.ingested,
+          duplicates: summary.duplicates,
+          rejected: summary.rejected,
+        });
+      const take = (recs: SplitRecord[]) => {
+        for (const rec of recs) {
+          summary.records++;
+          if (rec.error !== undefined) reject(src, defaultRun, rec, rec.error);
+          else if (options.format === "when2call") handleWhen2Call(src, defaultRun, rec);
+          else acceptRecord(src, defaultRun, rec, rec.value);
+          if (traces.length + errors.length >= batchSize) flush();
+        }
+        if (Date.now() - lastFlush > 500) {
+          flush();
+          progress();
+        }
+      };
+      for await (const chunk of src.stream) {
+        bytes += (chunk as Buffer).length;
+        take(splitter.push(chunk as Buffer));
+      }
+      take(splitter.end());
+      flush();
+      progress();
+    }
+  } catch (e) {
+    status = "failed";
+    flush();
+    throw e;
+  } finally {
+    summary.runs = [...perRun].map(([name, ingested]) => ({ name, ingested }));
+    store.finishBatch(batchId, summary, status);
+  }
+  return summary;
+}

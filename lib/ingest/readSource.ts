@@ -1,0 +1,80 @@
+import { closeSync, createReadStream, openSync, readSync, statSync } from "node:fs";
+import { basename } from "node:path";
+import { PassThrough, type Readable } from "node:stream";
+import { createGunzip } from "node:zlib";
+
+/** The source name used in record identity: the file's base name without `.gz` and one extension. */
+export function sourceName(path: string): string {
+  if (path === "-") return "stdin";
+  let name = basename(path);
+  if (name.toLowerCase().endsWith(".gz")) name = name.slice(0, -3);
+  const dot = name.lastIndexOf(".");
+  return dot > 0 ? name.slice(0, dot) : name;
+}
+
+export class SourceError extends Error {}
+
+function isGzipMagic(b: Buffer): boolean {
+  return b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
+}
+
+/** Checks that a file can be read, with a message that says why not. */
+export function checkReadable(path: string): void {
+  if (path === "-") return;
+  let st: ReturnType<typeof statSync>;
+  try {
+    st = statSync(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new SourceError(`${path}: ${code === "ENOENT" ? "no such file" : `cannot read (${code})`}`);
+  }
+  if (st.isDirectory()) throw new SourceError(`${path}: is a directory, not a file`);
+  try {
+    closeSync(openSync(path, "r"));
+  } catch (e) {
+    throw new SourceError(`${path}: cannot read (${(e as NodeJS.ErrnoException).code})`);
+  }
+}
+
+/** A byte stream of the file (or stdin for `-`), gunzipped when it starts with the gzip magic. */
+export function openSource(path: string, stdin: Readable = process.stdin): Readable {
+  if (path !== "-") {
+    checkReadable(path);
+    const head = Buffer.alloc(2);
+    const fd = openSync(path, "r");
+    const n = readSync(fd, head, 0, 2, 0);
+    closeSync(fd);
+    const raw = createReadStream(path, { highWaterMark: 1 << 20 });
+    return isGzipMagic(head.subarray(0, n)) ? raw.pipe(createGunzip()) : raw;
+  }
+  // Standard input cannot be peeked: decide on the first chunk.
+  const out = new PassThrough({ highWaterMark: 1 << 20 });
+  let target: NodeJS.WritableStream | null = null;
+  stdin.on("data", (chunk: Buffer) => {
+    if (!target) {
+      if (isGzipMagic(chunk)) {
+        const gunzip = createGunzip();
+        gunzip.on("error", (e) => out.destroy(e));
+        gunzip.pipe(out);
+        target = gunzip;
+      } else target = out;
+    }
+    if (!target.write(chunk)) {
+      stdin.pause();
+      (target as PassThrough).once("drain", () => stdin.resume());
+    }
+  });
+  stdin.on("end", () => (target ?? out).end());
+  stdin.on("error", (e) => out.destroy(e));
+  return out;
+}
+
+/** The size of a file on disk (null for stdin or a gzip file, whose content size is unknown). */
+export function sourceSize(path: string): number | null {
+  if (path === "-") return null;
+  const head = Buffer.alloc(2);
+  const fd = openSync(path, "r");
+  const n = readSync(fd, head, 0, 2, 0);
+  closeSync(fd);
+  return isGzipMagic(head.subarray(0, n)) ? null : statSync(path).size;
+}

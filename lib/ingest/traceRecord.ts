@@ -1,0 +1,178 @@
+import { z } from "zod";
+import { type WorldState, WorldStateSchema } from "../gate/facts";
+import { compileProbe } from "../probe/compile";
+import { looksLikeProviderPayload, normalizeExplicit, normalizePayload } from "../probe/normalize";
+import type { NormalizedResponse } from "../probe/response";
+import { describeIssues, LABELS, type Label, type Probe, ProbeIdSchema, ProbeSchema } from "../probe/schema";
+
+/** The forms a JSONL record can take (DESIGN.md, "Trace file format"). */
+export type RecordForm = "trace" | "seed_runner" | "seed_trace" | "payload";
+
+const LabelNameSchema = z
+  .string()
+  .transform((s) => s.toUpperCase())
+  .pipe(z.enum(LABELS, { error: () => `a label is one of ${LABELS.join(", ")}` }));
+
+const TraceEnvelopeSchema = z.object({
+  schema: z.literal("assumeprobe/trace@1", { error: 'schema must be "assumeprobe/trace@1"' }).optional(),
+  id: z.union([z.string().min(1).max(500), z.number().transform(String)]).optional(),
+  run: z.string().min(1).max(200).optional(),
+  model: z.string().min(1).max(300).optional(),
+  probe: z.union([ProbeIdSchema, z.record(z.string(), z.unknown())]).optional(),
+  label: z.union([z.string(), z.record(z.string(), z.string())]).optional(),
+  human: z.record(z.string(), LabelNameSchema).optional(),
+  world_state: WorldStateSchema.optional(),
+  side_effect: z.object({ written: z.unknown() }).optional(),
+  started_at: z.string().max(100).optional(),
+  latency_ms: z.number().nonnegative().finite().optional(),
+  params: z.record(z.string(), z.unknown()).optional(),
+});
+
+export interface TraceRecord {
+  form: RecordForm;
+  /** The record's own id, when it has one. */
+  id: string | null;
+  /** The run the record names, when it names one. */
+  run: string | null;
+  /** The model the record names, when it names one. */
+  model: string | null;
+  probe: Probe;
+  /** The probe came inline in the record rather than by id. */
+  probeInline: boolean;
+  response: NormalizedResponse;
+  /** The model the provider payload names. */
+  payloadModel: string | null;
+  /** The provider payload, kept for display. */
+  raw: unknown;
+  world_state?: WorldState;
+  side_effect?: { written?: unknown };
+  /** Labels the producing harness recorded, per probed field. */
+  recorded?: Record<string, string>;
+  /** Imported human labels per field. */
+  human?: Record<string, Label>;
+  started_at?: string;
+  latency_ms?: number;
+  params?: Record<string, unknown>;
+}
+
+export interface RecordDefaults {
+  /** Probe for records that name none (`--probe`, else `schedule_window`). */
+  probe: string;
+}
+
+export type ProbeLookup = (id: string) => Probe | undefined;
+export type Interpreted = { ok: true; record: TraceRecord } | { ok: false; reason: string };
+
+const fail = (reason: string): Interpreted => ({ ok: false, reason });
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** A string label applies to `timezone` when probed, else to the first probed field. */
+export function recordedPerField(
+  label: string | Record<string, string>,
+  probe: Probe,
+): Record<string, string> {
+  if (typeof label !== "string") return { ...label };
+  const fields = compileProbe(probe).fields;
+  const target = fields.includes("timezone") ? "timezone" : fields[0];
+  return target === undefined ? {} : { [target]: label };
+}
+
+function resolveProbe(
+  ref: string | Record<string, unknown> | undefined,
+  defaults: RecordDefaults,
+  lookup: ProbeLookup,
+): { probe: Probe; inline: boolean } | string {
+  if (ref === undefined || typeof ref === "string") {
+    const id = ref ?? defaults.probe;
+    const probe = lookup(id);
+    return probe ? { probe, inline: false } : `unknown probe "${id}"`;
+  }
+  const parsed = ProbeSchema.safeParse(ref);
+  if (!parsed.success) return `inline probe: ${describeIssues(parsed.error)}`;
+  return { probe: parsed.data, inline: true };
+}
+
+/**
+ * Reads one parsed JSONL value as a trace record: the trace format, the seed runner's
+ * `{label, trace}`, the seed's bare trace shape, or a bare provider payload.
+ */
+export function interpretRecord(value: unknown, defaults: RecordDefaults, lookup: ProbeLookup): Interpreted {
+  if (!isObject(value)) {
+    return fail(
+      `the record is ${Array.isArray(value) ? "an array" : value === null ? "null" : `a ${typeof value}`}, not an object`,
+    );
+  }
+  let form: RecordForm;
+  let envelope: Record<string, unknown> = value;
+  let responseSource: unknown;
+  let explicit = true;
+  if ("response" in value || "raw" in value) {
+    form = "trace";
+    if (value.response !== undefined && value.response !== null) responseSource = value.response;
+    else {
+      responseSource = value.raw;
+      explicit = false;
+    }
+  } else if ("trace" in value) {
+    form = "seed_runner";
+    responseSource = value.trace;
+  } else if (looksLikeProviderPayload(value)) {
+    form = "payload";
+    envelope = {};
+    responseSource = value;
+    explicit = false;
+  } else if ("tool_call" in value || "tool_calls" in value || "text" in value) {
+    form = "seed_trace";
+    envelope = {};
+    responseSource = value;
+  } else {
+    return fail("not a trace record: it needs response or raw, a seed {label, trace}, or a provider payload");
+  }
+
+  const env = TraceEnvelopeSchema.safeParse(envelope);
+  if (!env.success) return fail(describeIssues(env.error));
+  const e = env.data;
+
+  let response: NormalizedResponse;
+  let payloadModel: string | null = null;
+  if (explicit) {
+    if (form === "trace" && !isObject(responseSource)) return fail("response: must be an object");
+    if (form === "seed_runner" && !isObject(responseSource)) return fail("trace: must be an object");
+    const r = normalizeExplicit(responseSource);
+    if ("error" in r) return fail(`${form === "seed_runner" ? "trace" : "response"}: ${r.error}`);
+    response = r;
+  } else {
+    const n = normalizePayload(responseSource);
+    payloadModel = n.model;
+    response = { text: n.text, tool_calls: n.tool_calls, fenced: n.fenced };
+  }
+  if (form === "trace" && value.raw !== undefined && explicit) {
+    payloadModel = normalizePayload(value.raw).model;
+  }
+
+  const resolved = resolveProbe(e.probe, defaults, lookup);
+  if (typeof resolved === "string") return fail(resolved);
+
+  const record: TraceRecord = {
+    form,
+    id: e.id ?? null,
+    run: e.run ?? null,
+    model: e.model ?? null,
+    probe: resolved.probe,
+    probeInline: resolved.inline,
+    response,
+    payloadModel,
+    raw: form === "payload" ? value : value.raw,
+  };
+  if (e.world_state) record.world_state = e.world_state;
+  if (e.side_effect) record.side_effect = e.side_effect;
+  if (e.label !== undefined) record.recorded = recordedPerField(e.label, resolved.probe);
+  if (e.human) record.human = e.human;
+  if (e.started_at !== undefined) record.started_at = e.started_at;
+  if (e.latency_ms !== undefined) record.latency_ms = e.latency_ms;
+  if (e.params) record.params = e.params;
+  return { ok: true, record };
+}

@@ -1,0 +1,269 @@
+import type { NormalizedResponse } from "./response";
+import { isFalsy } from "./score";
+
+/**
+ * Parsing is not scoring (DESIGN.md): this module only finds the text and the calls in a
+ * provider payload. Calls keep their arguments exactly as they arrived (a JSON string stays a
+ * string); the scorer decides what they mean. Nothing here throws on any input.
+ */
+export interface NormalizedPayload extends NormalizedResponse {
+  /** The model the payload names, or null when it names none. */
+  model: string | null;
+}
+
+type Rec = Record<string, unknown>;
+type Read = { text: string | null; tool_calls: unknown[] };
+
+function isRecord(v: unknown): v is Rec {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function kindOf(v: unknown): string {
+  if (v === null || v === undefined) return String(v);
+  const kind = Array.isArray(v) ? "array" : typeof v;
+  return `${/^[aeiou]/.test(kind) ? "an" : "a"} ${kind}`;
+}
+
+// --- Shape detection -------------------------------------------------------------------
+
+/** The reader for a chat completion, a Responses API response or an Anthropic message; else null. */
+function providerReader(v: unknown): ((v: Rec) => Read) | null {
+  if (!isRecord(v)) return null;
+  if (Array.isArray(v.choices)) return readChat;
+  const out = v.output;
+  const typedItems = Array.isArray(out) && out.some((o) => isRecord(o) && typeof o.type === "string");
+  if (Array.isArray(out) && (v.object === "response" || typedItems)) return readResponses;
+  if (Array.isArray(v.content) && (v.type === "message" || v.role === "assistant")) return readAnthropic;
+  return null;
+}
+
+/** True for objects shaped like one of the three provider payloads (to spot bare ones in a JSONL file). */
+export function looksLikeProviderPayload(value: unknown): boolean {
+  return providerReader(value) !== null;
+}
+
+// --- Calls -----------------------------------------------------------------------------
+
+/**
+ * `{name, arguments}` from a provider's call object. Only keys that are there are copied:
+ * a stored copy goes through JSON, which drops `undefined`, and `{}` must stay `{}` (no call).
+ */
+function pickCall(src: Rec, argsKey = "arguments"): Rec {
+  const call: Rec = {};
+  if (src.name !== undefined) call.name = src.name;
+  if (src[argsKey] !== undefined) call.arguments = src[argsKey];
+  return call;
+}
+
+/** OpenAI's `{type: "function", function: {name, arguments}}` becomes `{name, arguments}`; others stay. */
+function toCall(entry: unknown): unknown {
+  if (!isRecord(entry) || !isRecord(entry.function)) return entry;
+  if (Object.hasOwn(entry, "name") || Object.hasOwn(entry, "arguments")) return entry;
+  return pickCall(entry.function);
+}
+
+/** Streaming deltas concatenated rather than accumulated repeat a call's `index`: glue its pieces. */
+function foldDeltaCalls(entries: unknown[]): unknown[] {
+  const out: unknown[] = [];
+  const byIndex = new Map<number, Rec>();
+  for (const entry of Array.from(entries)) {
+    const call = toCall(entry);
+    const index = isRecord(entry) && call !== entry && typeof entry.index === "number" ? entry.index : null;
+    const seen = index === null ? undefined : byIndex.get(index);
+    if (seen && isRecord(call)) {
+      if (seen.name === undefined && call.name !== undefined) seen.name = call.name;
+      if (typeof call.arguments === "string") {
+        seen.arguments = (typeof seen.arguments === "string" ? seen.arguments : "") + call.arguments;
+      }
+      continue;
+    }
+    if (index !== null && isRecord(call)) byIndex.set(index, call);
+    out.push(call);
+  }
+  return out;
+}
+
+// --- Text ------------------------------------------------------------------------------
+
+/**
+ * A string, or the text of content parts of the given types. Parts are joined with nothing
+ * between them: providers split one reply into parts mid-sentence (citations, streaming), and
+ * the OpenAI SDK's `output_text` joins them the same way.
+ */
+function contentText(content: unknown, partType: string): string | null {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return null;
+  const pieces: string[] = [];
+  for (const p of content) {
+    if (isRecord(p) && p.type === partType && typeof p.text === "string") pieces.push(p.text);
+  }
+  return pieces.length > 0 ? pieces.join("") : null;
+}
+
+// --- Provider readers ------------------------------------------------------------------
+
+/** Chat completions: only `choices[0]`, its `message` (or a streaming `delta`). */
+function readChat(v: Rec): Read {
+  const choice = (v.choices as unknown[])[0];
+  if (!isRecord(choice)) return { text: null, tool_calls: [] };
+  const isDelta = !isRecord(choice.message) && isRecord(choice.delta);
+  const msg = isRecord(choice.message) ? choice.message : isDelta ? (choice.delta as Rec) : null;
+  // Legacy text completions carry `choices[0].text` and no message.
+  if (msg === null) return { text: typeof choice.text === "string" ? choice.text : null, tool_calls: [] };
+  const raw = Array.isArray(msg.tool_calls) ? msg.tool_calls : [];
+  let calls = isDelta ? foldDeltaCalls(raw) : Array.from(raw, toCall);
+  // The legacy `function_call` is read only when there are no tool calls, as the API sends one or the other.
+  if (calls.length === 0 && isRecord(msg.function_call)) calls = [pickCall(msg.function_call)];
+  return { text: contentText(msg.content, "text"), tool_calls: calls };
+}
+
+/** Responses API: `output_text` parts of message items (reasoning ignored), function_call items in order. */
+function readResponses(v: Rec): Read {
+  const pieces: string[] = [];
+  const calls: unknown[] = [];
+  for (const item of v.output as unknown[]) {
+    if (!isRecord(item)) continue;
+    if (item.type === "function_call") calls.push(pickCall(item));
+    if (item.type !== "message") continue;
+    const t = contentText(item.content, "output_text");
+    if (t !== null) pieces.push(t);
+  }
+  // The SDK's `output_text` convenience field is only a fallback: the items are the source.
+  const text = pieces.length > 0 ? pieces.join("") : typeof v.output_text === "string" ? v.output_text : null;
+  return { text, tool_calls: calls };
+}
+
+/** Anthropic Messages: text blocks joined, `tool_use` blocks as `{name, arguments: input}`. */
+function readAnthropic(v: Rec): Read {
+  const pieces: string[] = [];
+  const calls: unknown[] = [];
+  for (const block of v.content as unknown[]) {
+    if (!isRecord(block)) continue;
+    if (block.type === "text" && typeof block.text === "string") pieces.push(block.text);
+    if (block.type === "tool_use") calls.push(pickCall(block, "input"));
+  }
+  return { text: pieces.length > 0 ? pieces.join("") : null, tool_calls: calls };
+}
+
+// --- Fenced-JSON recovery --------------------------------------------------------------
+
+/** The end of the run of backticks (char code 96) at `i`. */
+function runEnd(text: string, i: number): number {
+  let j = i;
+  while (text.charCodeAt(j) === 96) j++;
+  return j;
+}
+
+/**
+ * The JSON of every fenced block that can hold an object: opening fence to the next run of at
+ * least as many backticks. A forward scan with `indexOf`, not a regex, so megabytes of
+ * backticks stay linear; bodies that cannot be JSON are skipped before any copy or parse.
+ */
+function* fencedJson(text: string): Generator<string> {
+  let at = text.indexOf("```");
+  while (at >= 0) {
+    const open = runEnd(text, at);
+    // A shorter run of backticks inside the block does not close it.
+    let close = text.indexOf("```", open);
+    while (close >= 0 && runEnd(text, close) - close < open - at) {
+      close = text.indexOf("```", runEnd(text, close));
+    }
+    if (close < 0) break;
+    const json = blockJson(text, open, close);
+    if (json !== null) yield json;
+    at = text.indexOf("```", runEnd(text, close));
+  }
+}
+
+/** JSON's whitespace: space, tab, line feed, carriage return. */
+function isSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13;
+}
+
+/** The block's JSON when it is tagged `json` (on the fence's line or not) or untagged, and is braced. */
+function blockJson(text: string, start: number, end: number): string | null {
+  let i = start;
+  while (i < end && isSpace(text.charCodeAt(i))) i++;
+  if (text.slice(i, i + 4).toLowerCase() === "json") i += 4;
+  while (i < end && isSpace(text.charCodeAt(i))) i++;
+  let j = end;
+  while (j > i && isSpace(text.charCodeAt(j - 1))) j--;
+  return text[i] === "{" && text[j - 1] === "}" ? text.slice(i, j) : null;
+}
+
+function parseJson(s: string): unknown {
+  try {
+    return JSON.parse(s);
+  } catch {
+    return undefined;
+  }
+}
+
+/** `{"name": string, "arguments": object or a JSON string of one}`; arguments stay as written. */
+function asFencedCall(json: string): Rec | null {
+  const v = parseJson(json);
+  if (!isRecord(v) || typeof v.name !== "string") return null;
+  const args = typeof v.arguments === "string" ? parseJson(v.arguments) : v.arguments;
+  return isRecord(args) ? { name: v.name, arguments: v.arguments } : null;
+}
+
+/** A failed JSON.parse costs an exception (tens of microseconds): a hostile text gets this many tries. */
+const MAX_MISSES = 1000;
+
+/** Only a provider payload with no structured call gets its fenced blocks read as calls. */
+function recoverFenced(r: NormalizedPayload): NormalizedPayload {
+  if (r.text === null || r.tool_calls.some((c) => !isFalsy(c))) return r;
+  const calls: Rec[] = [];
+  let misses = 0;
+  for (const json of fencedJson(r.text)) {
+    const call = asFencedCall(json);
+    if (call) calls.push(call);
+    else if (++misses >= MAX_MISSES) break;
+  }
+  return calls.length > 0 ? { ...r, tool_calls: calls, fenced: true } : r;
+}
+
+// --- Entry points ----------------------------------------------------------------------
+
+/** A recognized object payload, or null when the value is none of the known shapes. */
+function readObject(v: unknown): NormalizedPayload | null {
+  if (!isRecord(v)) return null;
+  const model = typeof v.model === "string" && v.model !== "" ? v.model : null;
+  const reader = providerReader(v);
+  if (reader) return recoverFenced({ ...reader(v), fenced: false, model });
+  // The seed's trace shape: `{text, tool_call}` or `{text, tool_calls}`.
+  if (!["text", "tool_call", "tool_calls"].some((k) => Object.hasOwn(v, k))) return null;
+  const r = normalizeExplicit(v); // scored as given: no fence recovery
+  return "error" in r ? null : { ...r, model };
+}
+
+/**
+ * Normalizes a provider payload (object or string). A string that is the JSON of a known
+ * shape is read as that shape; any other string is the model's plain text.
+ */
+export function normalizePayload(payload: unknown): NormalizedPayload {
+  const isText = typeof payload === "string";
+  // Only an object can be a known shape: other text is not worth a failed parse.
+  const read = readObject(isText && payload.trimStart().startsWith("{") ? parseJson(payload) : payload);
+  if (read) return read;
+  if (isText) return recoverFenced({ text: payload, tool_calls: [], fenced: false, model: null });
+  return { text: null, tool_calls: [], fenced: false, model: null };
+}
+
+/**
+ * An explicit `response` (or the seed's trace shape), scored as given: `tool_call` (one, kept
+ * even when falsy) wins over `tool_calls`; entries are kept exactly, except that an OpenAI
+ * `{type: "function", function: {...}}` entry becomes `{name, arguments}`. No fence recovery.
+ */
+export function normalizeExplicit(response: unknown): NormalizedResponse | { error: string } {
+  if (!isRecord(response)) return { error: `response must be an object, got ${kindOf(response)}` };
+  const text = response.text ?? null;
+  if (text !== null && typeof text !== "string") {
+    return { error: `response.text must be a string or null, got ${kindOf(text)}` };
+  }
+  const one = response.tool_call;
+  const many = response.tool_calls ?? [];
+  if (one !== undefined && one !== null) return { text, tool_calls: [toCall(one)], fenced: false };
+  if (!Array.isArray(many)) return { error: `response.tool_calls must be an array, got ${kindOf(many)}` };
+  return { text, tool_calls: Array.from(many, toCall), fenced: false };
+}
