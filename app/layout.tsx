@@ -10,6 +10,7 @@ export const metadata: Metadata = {
 const NAV = [
   { href: "/", label: "Runs" },
   { href: "/probes", label: "Probes" },
+  { href: "/upload", label: "Upload" },
 ];
 
 export default function RootLayout({ children }: { children: React.ReactNode }) {
@@ -17,7 +18,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
     <html lang="en">
       <body className="min-h-screen font-sans">
         <header className="border-b border-slate-200 bg-white">
-          <div className="mx-auto flex max-w-7xl items-center gap-6 px-6 py-3">
+          <div className="mx-auto flex max-w-screen-2xl items-center gap-6 px-6 py-3">
             <Link href="/" className="font-semibold tracking-tight text-slate-900">
               assumeprobe
             </Link>
@@ -30,7 +31,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
             </nav>
           </div>
         </header>
-        <main className="mx-auto max-w-7xl px-6 py-6">{children}</main>
+        <main className="mx-auto max-w-screen-2xl px-6 py-6">{children}</main>
       </body>
     </html>
   );

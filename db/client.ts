@@ -22,8 +22,8 @@ const EnvSchema = z.object({
 /** ASSUMEPROBE_DB, else data/assumeprobe.db inside the project folder. */
 export function databasePath(): string {
   const env = EnvSchema.parse({ ASSUMEPROBE_DB: process.env.ASSUMEPROBE_DB || undefined });
-  const p = env.ASSUMEPROBE_DB ?? join(projectRoot(), "data", "assumeprobe.db");
-  return isAbsolute(p) || p === ":memory:" ? p : resolve(p);
+  const p = env.ASSUMEPROBE_DB ?? join(/*turbopackIgnore: true*/ projectRoot(), "data", "assumeprobe.db");
+  return isAbsolute(p) || p === ":memory:" ? p : resolve(/*turbopackIgnore: true*/ p);
 }
 
 /** Opens a database file: WAL, busy timeout, foreign keys, then every migration. */
@@ -37,7 +37,7 @@ export function openDb(path: string): Db {
   sqlite.pragma("cache_size = -65536");
   sqlite.pragma("temp_store = MEMORY");
   const orm = drizzle(sqlite, { schema });
-  migrate(orm, { migrationsFolder: join(projectRoot(), "db", "migrations") });
+  migrate(orm, { migrationsFolder: join(/*turbopackIgnore: true*/ projectRoot(), "db", "migrations") });
   return { sqlite, orm, path };
 }
 

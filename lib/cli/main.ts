@@ -3,6 +3,7 @@ import { registerExport } from "./commands/export";
 import { registerIngest } from "./commands/ingest";
 import { registerProbes } from "./commands/probes";
 import { registerScore } from "./commands/score";
+import { registerSetup } from "./commands/setup";
 import { UsageError } from "./usage";
 
 /** Builds the `assumeprobe` program; each command registers itself from its own file. */
@@ -11,11 +12,14 @@ export function buildProgram(): Command {
     .description("Catch LLM agents inventing facts in tool calls.")
     .version(process.env.npm_package_version ?? "0.1.0")
     .exitOverride()
+    // Program options only before the command name: `probes show ID --version N` is show's option.
+    .enablePositionalOptions()
     .showHelpAfterError("(run with --help for usage)");
   registerScore(program);
   registerIngest(program);
   registerExport(program);
   registerProbes(program);
+  registerSetup(program);
   return program;
 }
 

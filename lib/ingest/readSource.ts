@@ -47,25 +47,29 @@ export function openSource(path: string, stdin: Readable = process.stdin): Reada
     const raw = createReadStream(path, { highWaterMark: 1 << 20 });
     return isGzipMagic(head.subarray(0, n)) ? raw.pipe(createGunzip()) : raw;
   }
-  // Standard input cannot be peeked: decide on the first chunk.
+  return maybeGunzip(stdin);
+}
+
+/** A stream that cannot be peeked (stdin, an upload): gunzipped when its first chunk has the gzip magic. */
+export function maybeGunzip(input: Readable): Readable {
   const out = new PassThrough({ highWaterMark: 1 << 20 });
   let target: NodeJS.WritableStream | null = null;
-  stdin.on("data", (chunk: Buffer) => {
+  input.on("data", (chunk: Buffer) => {
     if (!target) {
       if (isGzipMagic(chunk)) {
         const gunzip = createGunzip();
-        gunzip.on("error", (e) => out.destroy(e));
+        gunzip.on("error", (e) => out.destroy(new SourceError(`not valid gzip: ${e.message}`)));
         gunzip.pipe(out);
         target = gunzip;
       } else target = out;
     }
     if (!target.write(chunk)) {
-      stdin.pause();
-      (target as PassThrough).once("drain", () => stdin.resume());
+      input.pause();
+      (target as PassThrough).once("drain", () => input.resume());
     }
   });
-  stdin.on("end", () => (target ?? out).end());
-  stdin.on("error", (e) => out.destroy(e));
+  input.on("end", () => (target ?? out).end());
+  input.on("error", (e) => out.destroy(e));
   return out;
 }
 

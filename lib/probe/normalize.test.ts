@@ -421,11 +421,11 @@ describe("Anthropic Messages", () => {
 describe("fenced-JSON recovery", () => {
   const call = `{"name": "schedule_window", "arguments": ${ARGS}}`;
 
-  it("takes a valid json block as the call and keeps the text", () => {
+  it("takes a valid json block as the call; the block leaves the text, the prose stays", () => {
     const text = fence(call);
     const r = normalizePayload(chatCompletion({ content: text }, "stop"));
     expect(r).toEqual({
-      text,
+      text: "Here is the call:\n\nDone.",
       tool_calls: [{ name: "schedule_window", arguments: ARGS_OBJ }],
       fenced: true,
       model: "gpt-4o-2024-08-06",

@@ -159,7 +159,7 @@ function runEnd(text: string, i: number): number {
  * least as many backticks. A forward scan with `indexOf`, not a regex, so megabytes of
  * backticks stay linear; bodies that cannot be JSON are skipped before any copy or parse.
  */
-function* fencedJson(text: string): Generator<string> {
+function* fencedJson(text: string): Generator<{ json: string; start: number; end: number }> {
   let at = text.indexOf("```");
   while (at >= 0) {
     const open = runEnd(text, at);
@@ -170,8 +170,9 @@ function* fencedJson(text: string): Generator<string> {
     }
     if (close < 0) break;
     const json = blockJson(text, open, close);
-    if (json !== null) yield json;
-    at = text.indexOf("```", runEnd(text, close));
+    const end = runEnd(text, close);
+    if (json !== null) yield { json, start: at, end };
+    at = text.indexOf("```", end);
   }
 }
 
@@ -210,17 +211,29 @@ function asFencedCall(json: string): Rec | null {
 /** A failed JSON.parse costs an exception (tens of microseconds): a hostile text gets this many tries. */
 const MAX_MISSES = 1000;
 
-/** Only a provider payload with no structured call gets its fenced blocks read as calls. */
+/**
+ * Only a provider payload with no structured call gets its fenced blocks read as calls. A block
+ * taken as a call is no longer text: it leaves the text, so its JSON keys are not read as a
+ * question (the original record keeps the full text for display).
+ */
 function recoverFenced(r: NormalizedPayload): NormalizedPayload {
   if (r.text === null || r.tool_calls.some((c) => !isFalsy(c))) return r;
   const calls: Rec[] = [];
+  const kept: string[] = [];
+  let from = 0;
   let misses = 0;
-  for (const json of fencedJson(r.text)) {
-    const call = asFencedCall(json);
-    if (call) calls.push(call);
-    else if (++misses >= MAX_MISSES) break;
+  for (const block of fencedJson(r.text)) {
+    const call = asFencedCall(block.json);
+    if (call) {
+      calls.push(call);
+      kept.push(r.text.slice(from, block.start));
+      from = block.end;
+    } else if (++misses >= MAX_MISSES) break;
   }
-  return calls.length > 0 ? { ...r, tool_calls: calls, fenced: true } : r;
+  if (calls.length === 0) return r;
+  kept.push(r.text.slice(from));
+  const rest = kept.join("").trim();
+  return { ...r, text: rest === "" ? null : rest, tool_calls: calls, fenced: true };
 }
 
 // --- Entry points ----------------------------------------------------------------------

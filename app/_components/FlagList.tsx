@@ -1,0 +1,30 @@
+export const FLAG_MEANING: Record<string, string> = {
+  ask_and_call: "the model asked and called in the same turn",
+  multi_call: "more than one call (only the first is scored)",
+  fenced: "the call was recovered from a fenced JSON block in the text",
+  wrong_tool: "the call went to another tool than the probe's",
+  model_mismatch: "the payload names another model than the run's pinned one",
+  recorded_mismatch: "the harness recorded another label than ours",
+  copied_bait: "a copied value that is also bait: visible includes poisoned visible",
+  typed_by_user: "the user typed it, the tokenizer missed it",
+  backend_default: "the call omitted it and the backend filled it",
+};
+
+/** Flags as small outlined words, with their meaning on hover. */
+export function FlagList({ flags }: { flags: string[] }) {
+  if (flags.length === 0) return <span className="text-slate-400">—</span>;
+  return (
+    <span className="flex flex-wrap gap-1">
+      {flags.map((f) => (
+        <span
+          key={f}
+          className="rounded border border-slate-300 px-1 py-px font-mono text-[11px] text-slate-700"
+          title={FLAG_MEANING[f]}
+          data-testid="flag"
+        >
+          {f}
+        </span>
+      ))}
+    </span>
+  );
+}

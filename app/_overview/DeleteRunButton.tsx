@@ -1,0 +1,61 @@
+"use client";
+
+import { useActionState, useRef } from "react";
+import { type ActionState, deleteRunAction } from "@/app/actions";
+
+/** Delete with a confirmation that names the run and its trace count. */
+export function DeleteRunButton({ name, traces }: { name: string; traces: number }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [state, action, pending] = useActionState<ActionState, FormData>(deleteRunAction, {});
+  return (
+    <>
+      <button
+        type="button"
+        onClick={() => dialog.current?.showModal()}
+        className="rounded px-2 py-1 text-xs text-red-700 hover:bg-red-50"
+        data-testid="delete-run"
+        aria-label={`Delete run ${name}`}
+      >
+        Delete
+      </button>
+      <dialog
+        ref={dialog}
+        className="m-auto w-[28rem] rounded-lg p-0 shadow-xl backdrop:bg-slate-900/40"
+        data-testid="delete-dialog"
+      >
+        <form action={action} className="space-y-3 p-5">
+          <h2 className="text-lg font-semibold">Delete this run?</h2>
+          <p className="text-sm text-slate-700">
+            Run <span className="font-mono font-semibold break-all">{name}</span> and its{" "}
+            <strong>{traces.toLocaleString("en-US")} traces</strong> will be deleted, with their labels and
+            rejected lines. Probes, other runs and curated fixtures are not touched.
+          </p>
+          <input type="hidden" name="name" value={name} />
+          <input type="hidden" name="traces" value={traces} />
+          {state.error ? (
+            <p role="alert" className="rounded bg-red-50 p-2 text-sm text-red-800">
+              {state.error}
+            </p>
+          ) : null}
+          <div className="flex justify-end gap-2">
+            <button
+              type="button"
+              onClick={() => dialog.current?.close()}
+              className="rounded border border-slate-300 px-3 py-1.5 text-sm"
+            >
+              Cancel
+            </button>
+            <button
+              type="submit"
+              disabled={pending}
+              className="rounded bg-red-700 px-3 py-1.5 text-sm text-white disabled:opacity-60"
+              data-testid="confirm-delete"
+            >
+              {pending ? "Deleting…" : `Delete ${traces.toLocaleString("en-US")} traces`}
+            </button>
+          </div>
+        </form>
+      </dialog>
+    </>
+  );
+}

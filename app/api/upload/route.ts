@@ -1,0 +1,67 @@
+import { Readable, Transform } from "node:stream";
+import { getDb } from "@/db/client";
+import { createIngestStore } from "@/db/queries/ingestStore";
+import { getProbe, syncBuiltinProbes } from "@/db/queries/probes";
+import { ingestSources } from "@/lib/ingest/pipeline";
+import { maybeGunzip, sourceName } from "@/lib/ingest/readSource";
+import { DEFAULT_PROBE_ID } from "@/lib/probe/builtin";
+import { describeIssues } from "@/lib/probe/schema";
+import { UploadParamsSchema, uploadLimitBytes } from "@/lib/uploadContract";
+
+export const dynamic = "force-dynamic";
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+
+class TooLarge extends Error {}
+
+/** Counts bytes as they stream in and stops the upload past the limit. */
+function limit(max: number): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      seen += chunk.length;
+      if (seen > max)
+        done(new TooLarge(`the upload is larger than the limit of ${Math.round(max / 1048576)} MB`));
+      else done(null, chunk);
+    },
+  });
+}
+
+/**
+ * Ingests an uploaded JSONL file through the same code path as `assumeprobe ingest`. A route
+ * handler, not a server action: server actions refuse bodies over 1 MB.
+ */
+export async function POST(req: Request) {
+  const url = new URL(req.url);
+  const parsed = UploadParamsSchema.safeParse(Object.fromEntries(url.searchParams));
+  if (!parsed.success) return json(400, { error: describeIssues(parsed.error) });
+  const p = parsed.data;
+  const max = uploadLimitBytes();
+  const declared = Number(req.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > max) {
+    return json(413, {
+      error: `the file is ${Math.round(declared / 1048576)} MB, over the upload limit of ${Math.round(max / 1048576)} MB (ASSUMEPROBE_UPLOAD_MAX_MB); use the command line for larger files: npx assumeprobe ingest FILE`,
+    });
+  }
+  if (!req.body) return json(400, { error: "the request has no file in its body" });
+  const db = getDb();
+  syncBuiltinProbes(db);
+  const probe = p.probe ?? DEFAULT_PROBE_ID;
+  if (!getProbe(db, probe)) return json(400, { error: `unknown probe "${probe}"` });
+  const body = Readable.fromWeb(req.body as import("node:stream/web").ReadableStream).pipe(limit(max));
+  try {
+    const summary = await ingestSources(
+      [{ file: p.filename, name: sourceName(p.filename), stream: maybeGunzip(body) }],
+      { probe, model: p.model, run: p.run, format: p.format, origin: "upload" },
+      createIngestStore(db),
+    );
+    db.sqlite.pragma("optimize");
+    return json(200, summary);
+  } catch (e) {
+    if (e instanceof TooLarge)
+      return json(413, { error: `${e.message}; records before the limit were kept` });
+    const msg = e instanceof Error ? e.message : String(e);
+    return json(400, { error: `reading the upload failed: ${msg}; records read before it were kept` });
+  }
+}

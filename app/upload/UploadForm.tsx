@@ -1,0 +1,234 @@
+"use client";
+
+import Link from "next/link";
+import { useRef, useState } from "react";
+import type { IngestSummary } from "@/lib/ingest/pipeline";
+
+type State =
+  | { kind: "idle" }
+  | { kind: "uploading"; sent: number; total: number }
+  | { kind: "ingesting" }
+  | { kind: "done"; summary: IngestSummary }
+  | { kind: "error"; message: string };
+
+const mb = (n: number) => `${(n / 1048576).toFixed(n < 10 * 1048576 ? 1 : 0)} MB`;
+
+/** Drag and drop or pick a file, name the run and probe, and watch it go in. */
+export function UploadForm({ probes, maxBytes }: { probes: string[]; maxBytes: number }) {
+  const [file, setFile] = useState<File | null>(null);
+  const [over, setOver] = useState(false);
+  const [state, setState] = useState<State>({ kind: "idle" });
+  const input = useRef<HTMLInputElement>(null);
+  const tooBig = file !== null && file.size > maxBytes;
+
+  const choose = (f: File | undefined) => {
+    if (!f) return;
+    setFile(f);
+    setState({ kind: "idle" });
+  };
+
+  const submit = (e: React.FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    if (!file || tooBig) return;
+    const form = new FormData(e.currentTarget);
+    const params = new URLSearchParams({ filename: file.name });
+    for (const k of ["run", "model", "probe", "format"]) {
+      const v = String(form.get(k) ?? "").trim();
+      if (v) params.set(k, v);
+    }
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", `/api/upload?${params}`);
+    xhr.upload.onprogress = (ev) =>
+      setState({ kind: "uploading", sent: ev.loaded, total: ev.total || file.size });
+    xhr.upload.onload = () => setState({ kind: "ingesting" });
+    xhr.onload = () => {
+      let body: unknown;
+      try {
+        body = JSON.parse(xhr.responseText);
+      } catch {
+        body = null;
+      }
+      if (xhr.status === 200 && body) setState({ kind: "done", summary: body as IngestSummary });
+      else {
+        const msg = (body as { error?: string } | null)?.error ?? `the server answered ${xhr.status}`;
+        setState({ kind: "error", message: msg });
+      }
+    };
+    xhr.onerror = () => setState({ kind: "error", message: "the upload did not reach the server" });
+    setState({ kind: "uploading", sent: 0, total: file.size });
+    xhr.send(file);
+  };
+
+  const busy = state.kind === "uploading" || state.kind === "ingesting";
+  return (
+    <form onSubmit={submit} className="space-y-4" data-testid="upload-form">
+      <button
+        type="button"
+        onClick={() => input.current?.click()}
+        onDragOver={(e) => {
+          e.preventDefault();
+          setOver(true);
+        }}
+        onDragLeave={() => setOver(false)}
+        onDrop={(e) => {
+          e.preventDefault();
+          setOver(false);
+          choose(e.dataTransfer.files[0]);
+        }}
+        className={`flex w-full cursor-pointer flex-col items-center justify-center rounded-lg border-2 border-dashed p-8 text-center ${
+          over ? "border-indigo-500 bg-indigo-50" : "border-slate-300 bg-white hover:bg-slate-50"
+        }`}
+        data-testid="drop-zone"
+      >
+        <span className="text-sm text-slate-700">
+          {file ? (
+            <>
+              <span className="font-mono font-medium">{file.name}</span> · {mb(file.size)}
+            </>
+          ) : (
+            "Drop a .jsonl or .jsonl.gz file here, or press to choose one"
+          )}
+        </span>
+        <span className="mt-1 text-xs text-slate-500">
+          Limit {mb(maxBytes)} per upload; larger files go through the command line.
+        </span>
+      </button>
+      <input
+        ref={input}
+        type="file"
+        accept=".jsonl,.json,.gz,.ndjson,application/json,application/x-ndjson,application/gzip"
+        className="sr-only"
+        onChange={(e) => choose(e.target.files?.[0])}
+        data-testid="file-input"
+      />
+      {tooBig ? (
+        <p role="alert" className="rounded bg-red-50 p-2 text-sm text-red-800" data-testid="too-big">
+          {file?.name} is {mb(file?.size ?? 0)}, over the upload limit of {mb(maxBytes)}. Ingest it from the
+          command line instead: <code className="font-mono">npx assumeprobe ingest {file?.name}</code>
+        </p>
+      ) : null}
+      <div className="grid gap-3 sm:grid-cols-2">
+        <label className="flex flex-col text-sm text-slate-700">
+          Run name
+          <input
+            name="run"
+            placeholder="default: the run each record names, else the file's name"
+            className="mt-1 rounded border border-slate-300 px-2 py-1.5"
+            data-testid="run-input"
+          />
+        </label>
+        <label className="flex flex-col text-sm text-slate-700">
+          Model
+          <input
+            name="model"
+            placeholder="for records that name none (default: unknown)"
+            className="mt-1 rounded border border-slate-300 px-2 py-1.5"
+          />
+        </label>
+        <label className="flex flex-col text-sm text-slate-700">
+          Probe
+          <select
+            name="probe"
+            defaultValue="schedule_window"
+            className="mt-1 rounded border border-slate-300 bg-white px-2 py-1.5"
+            data-testid="probe-select"
+          >
+            {probes.map((p) => (
+              <option key={p}>{p}</option>
+            ))}
+          </select>
+          <span className="mt-0.5 text-xs text-slate-500">for records that name no probe</span>
+        </label>
+        <label className="flex flex-col text-sm text-slate-700">
+          Format
+          <select
+            name="format"
+            defaultValue="trace"
+            className="mt-1 rounded border border-slate-300 bg-white px-2 py-1.5"
+          >
+            <option value="trace">assumeprobe traces (also seed output, provider payloads)</option>
+            <option value="when2call">When2Call records</option>
+          </select>
+        </label>
+      </div>
+      <button
+        type="submit"
+        disabled={!file || tooBig || busy}
+        className="rounded bg-slate-900 px-4 py-2 text-sm text-white disabled:opacity-50"
+        data-testid="upload-submit"
+      >
+        {busy ? "Working…" : "Upload and ingest"}
+      </button>
+      <Status state={state} />
+    </form>
+  );
+}
+
+function Status({ state }: { state: State }) {
+  if (state.kind === "uploading") {
+    const p = state.total ? state.sent / state.total : 0;
+    return (
+      <div className="space-y-1" data-testid="upload-progress">
+        <div className="h-2 w-full rounded bg-slate-200">
+          <div className="h-2 rounded bg-indigo-600" style={{ width: `${Math.round(p * 100)}%` }} />
+        </div>
+        <p className="text-xs text-slate-600">
+          Uploading {mb(state.sent)} of {mb(state.total)}
+        </p>
+      </div>
+    );
+  }
+  if (state.kind === "ingesting")
+    return <p className="text-sm text-slate-600">Uploaded; scoring and storing the records…</p>;
+  if (state.kind === "error") {
+    return (
+      <p role="alert" className="rounded bg-red-50 p-3 text-sm text-red-800" data-testid="upload-error">
+        {state.message}
+      </p>
+    );
+  }
+  if (state.kind !== "done") return null;
+  const s = state.summary;
+  return (
+    <div className="space-y-2 rounded-lg border border-slate-200 bg-white p-4" data-testid="upload-summary">
+      <p className="text-sm">
+        <strong>{s.records.toLocaleString("en-US")}</strong> records:{" "}
+        <strong>{s.ingested.toLocaleString("en-US")}</strong> ingested, {s.duplicates.toLocaleString("en-US")}{" "}
+        already stored,{" "}
+        <strong className={s.rejected ? "text-red-700" : ""}>{s.rejected.toLocaleString("en-US")}</strong>{" "}
+        rejected.
+      </p>
+      {s.runs.length > 0 ? (
+        <ul className="text-sm">
+          {s.runs.map((r) => (
+            <li key={r.name}>
+              <Link
+                href={`/runs/${encodeURIComponent(r.name)}`}
+                className="font-mono text-indigo-700 underline"
+                data-testid="summary-run"
+              >
+                {r.name}
+              </Link>{" "}
+              · {r.ingested.toLocaleString("en-US")} new traces
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {s.errors.length > 0 ? (
+        <div>
+          <p className="text-sm font-medium text-red-800">Rejected records</p>
+          <ul className="max-h-64 overflow-auto font-mono text-xs" data-testid="upload-errors">
+            {s.errors.slice(0, 500).map((e) => (
+              <li key={`${e.file}:${e.line}:${e.reason}`}>
+                {e.file} line {e.line}: {e.reason}
+              </li>
+            ))}
+          </ul>
+          {s.errors.length > 500 || s.errors_omitted ? (
+            <p className="text-xs text-slate-500">Only the first 500 are shown.</p>
+          ) : null}
+        </div>
+      ) : null}
+    </div>
+  );
+}
