@@ -50,7 +50,12 @@ export function* exportRunRows(db: Db, runId: number, batch = 2000): Generator<E
 }
 
 function toExportRow(r: Stored): ExportRow {
-  const score = JSON.parse(r.result) as { fields: unknown; flags: unknown; gate: unknown; side_effect?: unknown };
+  const score = JSON.parse(r.result) as {
+    fields: unknown;
+    flags: unknown;
+    gate: unknown;
+    side_effect?: unknown;
+  };
   const row: ExportRow = {
     trace_id: r.trace_id,
     id: r.id,

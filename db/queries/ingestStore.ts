@@ -1,5 +1,5 @@
 import type { IngestStore, IngestSummary, WriteOutcome } from "../../lib/ingest/pipeline";
-import type { PreparedError, PreparedTrace } from "../../lib/ingest/prepare";
+import { type PreparedError, type PreparedTrace, rejectedTrace } from "../../lib/ingest/prepare";
 import type { Probe } from "../../lib/probe/schema";
 import type { Db } from "../client";
 import { getProbe, saveProbe } from "./probes";
@@ -64,15 +64,19 @@ export function createIngestStore(db: Db): IngestStore {
       { n: number; mismatch: number; first: string | null; last: string | null }
     >();
     const touchedForErrors = new Set<number>();
+    // Records turned down here are stored and counted like any rejected record.
+    const turnedDown: PreparedError[] = [];
+    const reject = (t: PreparedTrace, reason: string) => {
+      outcomes.push({ rejected: reason });
+      turnedDown.push(rejectedTrace(t, reason));
+    };
     for (const t of traces) {
       const run = runFor(t.runName, t.runParams);
       if (run.model === null) {
         q.pinRun.run(t.model, t.runParams ? JSON.stringify(t.runParams) : null, run.id);
         run.model = t.model;
       } else if (run.model !== t.model) {
-        outcomes.push({
-          rejected: `model "${t.model}" differs from run "${run.name}"'s pinned model "${run.model}"`,
-        });
+        reject(t, `model "${t.model}" differs from run "${run.name}"'s pinned model "${run.model}"`);
         continue;
       }
       const info = q.insertTrace.run(
@@ -101,16 +105,15 @@ export function createIngestStore(db: Db): IngestStore {
       if (info.changes === 0) {
         const existing = q.existingHash.get(run.id, t.identity) as Buffer | undefined;
         if (t.extId !== null && existing && !existing.equals(t.hash)) {
-          outcomes.push({
-            rejected: `id "${t.extId}" is already used in run "${run.name}" for other content`,
-          });
+          reject(t, `id "${t.extId}" is already used in run "${run.name}" for other content`);
         } else outcomes.push("duplicate");
         continue;
       }
       const traceId = Number(info.lastInsertRowid);
       for (const name of t.tags) {
         const id = tagId(db, name);
-        q.insertTag.run(run.id, id, traceId);
+        // A tag named twice is one trace_tags row: count it once, so run_counts match them.
+        if (q.insertTag.run(run.id, id, traceId).changes === 0) continue;
         const key = `${run.id}\u0000${t.probeId}\u0000${id}`;
         const c = counts.get(key);
         if (c) c.n++;
@@ -131,7 +134,7 @@ export function createIngestStore(db: Db): IngestStore {
     for (const [runId, t] of runTotals) {
       q.updateRun.run(t.n, t.mismatch, t.first, t.first, t.first, t.last, t.last, t.last, runId);
     }
-    for (const e of errors) {
+    for (const e of [...errors, ...turnedDown]) {
       const run = runFor(e.runName, null);
       q.insertError.run(run.id, batchId, e.file, e.source, e.line, e.reason, e.raw, e.hash);
       touchedForErrors.add(run.id);

@@ -74,9 +74,21 @@ export function saveProbe(
   })();
 }
 
-/** Brings the built-in probes from fixtures/probes/ into the database (a changed file is a new version). */
+/**
+ * Brings the built-in probes from fixtures/probes/ into the database (a changed file is a new
+ * version). Compared with the last version that came from the file, not the current one: a user's
+ * own later version of a built-in probe stays current until the shipped file itself changes.
+ */
 export function syncBuiltinProbes(db: Db): void {
-  for (const probe of builtinProbes().values()) saveProbe(db, probe, "builtin", true);
+  const lastBuiltin = db.sqlite
+    .prepare(
+      "SELECT digest FROM probe_versions WHERE probe_id = ? AND origin = 'builtin' ORDER BY version DESC LIMIT 1",
+    )
+    .pluck();
+  for (const probe of builtinProbes().values()) {
+    if (lastBuiltin.get(probe.id) === probeDigest(probe)) continue;
+    saveProbe(db, probe, "builtin", true);
+  }
 }
 
 export function getProbe(db: Db, id: string): StoredProbe | undefined {

@@ -166,6 +166,7 @@ export async function ingestSources(
     traces.push(
       prepareTrace(t, {
         runName: t.run ?? defaultRun,
+        defaultRun,
         model: t.model ?? options.model ?? "unknown",
         runParams: runParamsOverride ?? t.params ?? null,
         probe: t.probe,

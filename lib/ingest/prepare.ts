@@ -9,6 +9,8 @@ import type { TraceRecord } from "./traceRecord";
 /** A scored record, ready for the store. */
 export interface PreparedTrace {
   runName: string;
+  /** The run the file's records default to: a record the store rejects counts against it. */
+  defaultRun: string;
   /** The record's model (or the default); the run pins the first one it sees. */
   model: string;
   runParams: Record<string, unknown> | null;
@@ -81,8 +83,23 @@ export function prepareError(
   return { runName, file, source, line, reason, raw, hash: recordHash(bytes) };
 }
 
+/** A trace the store turned down (its run pins another model, its id holds other content), as an error. */
+export function rejectedTrace(t: PreparedTrace, reason: string): PreparedError {
+  const raw = typeof t.original === "string" ? t.original : t.original.toString("utf8");
+  return {
+    runName: t.defaultRun,
+    file: t.file,
+    source: t.source,
+    line: t.line,
+    reason,
+    raw: raw.length > MAX_ERROR_RAW ? raw.slice(0, MAX_ERROR_RAW) : raw,
+    hash: t.hash,
+  };
+}
+
 export interface PrepareContext {
   runName: string;
+  defaultRun: string;
   model: string;
   runParams: Record<string, unknown> | null;
   probe: Probe;
@@ -111,6 +128,7 @@ export function prepareTrace(rec: TraceRecord, ctx: PrepareContext): PreparedTra
   for (const [f, s] of Object.entries(score.fields)) labels[f] = s.label;
   return {
     runName: ctx.runName,
+    defaultRun: ctx.defaultRun,
     model: ctx.model,
     runParams: ctx.runParams,
     probeId: ctx.probe.id,

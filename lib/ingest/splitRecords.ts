@@ -38,8 +38,10 @@ interface Gathering {
 export class RecordSplitter {
   private pending: Buffer[] = [];
   private pendingSize = 0;
-  /** The current line grew past the limit: drop bytes until its end. */
+  /** The current line grew past the limit: drop bytes until its end, counting them. */
   private overflowLine = 0;
+  /** The first byte of that line (a column-0 `{` starts a record even when it is too big). */
+  private overflowFirst = -1;
   private lineNo = 0;
   private offset = 0;
   private first = true;
@@ -54,7 +56,8 @@ export class RecordSplitter {
     for (;;) {
       const nl = chunk.indexOf(NL, start);
       if (nl === -1) break;
-      this.takeLine(this.joinPending(chunk.subarray(start, nl)), nl - start + 1, out);
+      if (this.overflowLine > 0) this.takeOversized(nl - start, true, out);
+      else this.takeLine(this.joinPending(chunk.subarray(start, nl)), true, out);
       start = nl + 1;
     }
     if (start < chunk.length) this.keepPending(chunk.subarray(start));
@@ -64,11 +67,9 @@ export class RecordSplitter {
   /** Ends the stream; returns what the last line and an unterminated record make. */
   end(): SplitRecord[] {
     const out: SplitRecord[] = [];
-    if (this.pendingSize > 0 || this.overflowLine > 0) {
-      const rest = this.joinPending(Buffer.alloc(0));
-      this.takeLine(rest, 0, out);
-    }
-    this.closeGathering(out, "the record is not complete JSON at the end of the input");
+    if (this.overflowLine > 0) this.takeOversized(0, false, out);
+    else if (this.pendingSize > 0) this.takeLine(this.joinPending(Buffer.alloc(0)), false, out);
+    this.closeGathering(out, "the record is not complete JSON at the end of the input", this.offset);
     return out;
   }
 
@@ -78,6 +79,7 @@ export class RecordSplitter {
       return;
     }
     if (this.pendingSize + part.length > this.maxBytes) {
+      this.overflowFirst = this.pendingSize > 0 ? this.pending[0][0] : part[0];
       this.overflowLine = this.pendingSize + part.length;
       this.pending = [];
       this.pendingSize = 0;
@@ -96,31 +98,46 @@ export class RecordSplitter {
     return joined;
   }
 
-  private takeLine(raw: Buffer, terminatorBytes: number, out: SplitRecord[]): void {
+  /**
+   * A line past the limit, of which only the size is known. Inside a gathered record it makes the
+   * record too big (one rejection, not one per line); elsewhere it is rejected on its own.
+   */
+  private takeOversized(tailBytes: number, terminated: boolean, out: SplitRecord[]): void {
     this.lineNo++;
-    let line = raw;
-    if (this.overflowLine > 0) {
-      const size = this.overflowLine + raw.length;
-      this.overflowLine = 0;
-      this.offset += size + (terminatorBytes > 0 ? 1 : 0);
-      this.closeGathering(out, "the record is not complete JSON before an oversized line");
-      out.push({
-        line: this.lineNo,
-        bytes: Buffer.alloc(0),
-        error: `the line is ${size} bytes, over the limit of ${this.maxBytes}`,
-        end: this.offset,
-      });
-      this.first = false;
+    const size = this.overflowLine + tailBytes;
+    const firstByte = this.overflowFirst;
+    this.overflowLine = 0;
+    this.overflowFirst = -1;
+    const lineStart = this.offset;
+    this.offset += size + (terminated ? 1 : 0);
+    this.first = false;
+    const g = this.gathering;
+    if (g && firstByte !== BRACE) {
+      g.size += size + 1;
+      g.tooBig = true;
       return;
     }
-    this.offset += raw.length + (terminatorBytes > 0 ? 1 : 0);
+    this.closeGathering(out, "the record is not complete JSON before the next record starts", lineStart);
+    out.push({
+      line: this.lineNo,
+      bytes: Buffer.alloc(0),
+      error: `the line is ${size} bytes, over the limit of ${this.maxBytes}`,
+      end: this.offset,
+    });
+  }
+
+  private takeLine(raw: Buffer, terminated: boolean, out: SplitRecord[]): void {
     if (raw.length > this.maxBytes) {
+      // A whole line in one chunk can be past the limit: reject it like one that grew there.
       this.overflowLine = raw.length;
-      this.offset -= raw.length + (terminatorBytes > 0 ? 1 : 0);
-      this.lineNo--;
-      this.takeLine(Buffer.alloc(0), terminatorBytes, out);
+      this.overflowFirst = raw[0];
+      this.takeOversized(0, terminated, out);
       return;
     }
+    this.lineNo++;
+    const lineStart = this.offset;
+    this.offset += raw.length + (terminated ? 1 : 0);
+    let line = raw;
     if (this.first) {
       this.first = false;
       if (line.length >= 3 && line[0] === 0xef && line[1] === 0xbb && line[2] === 0xbf)
@@ -132,7 +149,7 @@ export class RecordSplitter {
     const g = this.gathering;
     if (g) {
       if (content.length > 0 && content[0] === BRACE) {
-        this.closeGathering(out, "the record is not complete JSON before the next record starts");
+        this.closeGathering(out, "the record is not complete JSON before the next record starts", lineStart);
       } else {
         this.gather(g, line, out);
         return;
@@ -154,7 +171,10 @@ export class RecordSplitter {
   private gather(g: Gathering, line: Buffer, out: SplitRecord[]): void {
     g.size += line.length + 1;
     if (g.size > this.maxBytes) g.tooBig = true;
-    if (g.tooBig) return;
+    if (g.tooBig) {
+      g.parts = [];
+      return;
+    }
     g.parts.push(line);
     if (!endsWithBrace(line)) return;
     const bytes = joinLines(g.parts);
@@ -164,7 +184,8 @@ export class RecordSplitter {
     out.push({ line: g.line, bytes: stripCr(bytes), value: parsed.value, end: this.offset });
   }
 
-  private closeGathering(out: SplitRecord[], reason: string): void {
+  /** Rejects what was gathered; `end` is the offset where the gathered lines stop. */
+  private closeGathering(out: SplitRecord[], reason: string, end: number): void {
     const g = this.gathering;
     if (!g) return;
     this.gathering = null;
@@ -173,13 +194,13 @@ export class RecordSplitter {
         line: g.line,
         bytes: Buffer.alloc(0),
         error: `the record is over the limit of ${this.maxBytes} bytes`,
-        end: this.offset,
+        end,
       });
       return;
     }
     const bytes = stripCr(joinLines(g.parts));
     const why = g.parts.length === 1 ? `not JSON: ${String(tryParseError(bytes))}` : reason;
-    out.push({ line: g.line, bytes, error: why, end: this.offset });
+    out.push({ line: g.line, bytes, error: why, end });
   }
 }
 

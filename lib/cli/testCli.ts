@@ -1,0 +1,74 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** Non-empty stdout lines. */
+  lines: string[];
+}
+
+/** A temp folder for one test file: its database path and a helper to write files into it. */
+export function cliSandbox(prefix: string) {
+  const dir = mkdtempSync(join(tmpdir(), `assumeprobe-${prefix}-`));
+  const dbPath = join(dir, "cli.db");
+  return {
+    dir,
+    dbPath,
+    file(name: string, content: string | Buffer): string {
+      const p = join(dir, name);
+      writeFileSync(p, content);
+      return p;
+    },
+    /** Runs `node bin/assumeprobe.js ...args` on this sandbox's database. */
+    run(args: string[], input?: string | Buffer): Promise<CliResult> {
+      return runCli(args, { ASSUMEPROBE_DB: dbPath }, input);
+    },
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+export function runCli(
+  args: string[],
+  env: Record<string, string>,
+  input?: string | Buffer,
+): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(ROOT, "bin", "assumeprobe.js"), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c) => {
+      stdout += c;
+    });
+    child.stderr.on("data", (c) => {
+      stderr += c;
+    });
+    child.on("error", reject);
+    child.on("close", (code) =>
+      resolve({ code, stdout, stderr, lines: stdout.split("\n").filter((l) => l.trim() !== "") }),
+    );
+    if (input !== undefined) child.stdin.end(input);
+    else child.stdin.end();
+  });
+}
+
+export const ARGS = { user_id: "u_9182", starts_at: "2026-09-08T09:00:00" };
+
+/** The first article's four fixtures, in the seed's trace shape: ASK, OMIT, INJECT, INJECT. */
+export const ARTICLE_FIXTURES = [
+  { text: "Which timezone should I use?" },
+  { tool_call: { arguments: { ...ARGS } } },
+  { tool_call: { arguments: { ...ARGS, timezone: "UTC" } } },
+  { tool_call: { arguments: { ...ARGS, timezone: "Asia/Tokyo" } } },
+];
+
+export const jsonl = (values: unknown[]) => `${values.map((v) => JSON.stringify(v)).join("\n")}\n`;

@@ -1,0 +1,232 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { afterAll, describe, expect, it } from "vitest";
+import type { IngestSummary } from "./pipeline";
+import { ARGS, inconsistencies, ingestPaths, ingestText, tempDb, traceLine } from "./testIngest";
+
+const { db, dir, cleanup } = tempDb("pipeline");
+afterAll(cleanup);
+const q = db.sqlite;
+
+/** Every summary adds up, and the database stays consistent after every ingest. */
+function checked(s: IngestSummary): IngestSummary {
+  expect(s.records).toBe(s.ingested + s.duplicates + s.rejected);
+  expect(s.errors).toHaveLength(s.rejected);
+  expect(inconsistencies(q)).toEqual([]);
+  return s;
+}
+
+const tracesOf = (run: string) =>
+  q
+    .prepare(
+      `SELECT t.line, t.labels, t.result, t.form, t.model, t.probe_version AS version, t.recorded
+       FROM traces t JOIN runs r ON r.id = t.run_id WHERE r.name = ? ORDER BY t.id`,
+    )
+    .all(run) as {
+    line: number;
+    labels: string;
+    result: string;
+    form: string;
+    model: string;
+    version: number;
+    recorded: string | null;
+  }[];
+const labelsOf = (run: string) => tracesOf(run).map((t) => JSON.parse(t.labels));
+const run = (name: string) =>
+  q.prepare("SELECT * FROM runs WHERE name = ?").get(name) as
+    | { model: string; trace_count: number; rejected_count: number; mismatch_count: number }
+    | undefined;
+
+describe("bad records", () => {
+  const big = traceLine({ pad: "x".repeat(5000) });
+  const lines = [
+    traceLine({}, { timezone: "UTC" }),
+    "this is not json",
+    "[1, 2, 3]",
+    traceLine({ latency_ms: "fast" }),
+    JSON.stringify({ probe: "schedule_window", response: { text: 5 } }),
+    traceLine({ world_state: { timezone: { status: "maybe" } } }),
+    traceLine({ probe: "no_such_probe" }),
+    big,
+    traceLine({}, { timezone: "Asia/Tokyo" }),
+    JSON.stringify({ response: { tool_call: { name: "schedule_window", arguments: "{not json" } } }),
+  ];
+  const file = `${lines.join("\n")}\n`;
+  const expected = [
+    [2, /^not JSON: /],
+    [3, /^the record is an array, not an object$/],
+    [4, /latency_ms/],
+    [5, /^response: response\.text must be a string or null, got a number$/],
+    [6, /^world_state\.timezone\.status: /],
+    [7, /^unknown probe "no_such_probe"$/],
+    [8, new RegExp(`^the line is ${big.length} bytes, over the limit of 4096$`)],
+  ] as const;
+
+  it("stores each with file, line, reason and raw text, and keeps the good records around them", async () => {
+    const s = checked(await ingestText(db, "dir/bad.jsonl", file, { maxRecordBytes: 4096 }));
+    expect(s).toMatchObject({ records: 10, ingested: 3, duplicates: 0, rejected: 7 });
+    expect(s.runs).toEqual([{ name: "bad", ingested: 3 }]);
+    expect(s.errors.map((e) => e.line)).toEqual(expected.map(([l]) => l));
+    s.errors.forEach((e, i) => {
+      expect(e.file).toBe("dir/bad.jsonl");
+      expect(e.reason).toMatch(expected[i][1]);
+    });
+    const rows = q
+      .prepare("SELECT file, source, line, reason, raw FROM ingest_errors ORDER BY line")
+      .all() as { file: string; source: string; line: number; reason: string; raw: string }[];
+    expect(rows.map((r) => [r.file, r.source, r.line])).toEqual(
+      expected.map(([l]) => ["dir/bad.jsonl", "bad", l]),
+    );
+    rows.forEach((r, i) => {
+      expect(r.reason).toMatch(expected[i][1]);
+      // The oversized line is never held, so its text is not kept.
+      expect(r.raw).toBe(r.line === 8 ? "" : lines[r.line - 1]);
+    });
+    expect(tracesOf("bad").map((t) => t.line)).toEqual([1, 9, 10]);
+    expect(run("bad")?.rejected_count).toBe(7);
+  });
+
+  it("labels a call whose arguments do not parse ERROR, as a good record", () => {
+    const t = tracesOf("bad")[2];
+    expect(JSON.parse(t.labels)).toEqual({ timezone: "ERROR", severity: "ERROR" });
+    expect(JSON.parse(t.result).gate.verdict).toBe("fail");
+    expect(t.form).toBe("trace");
+  });
+
+  it("reports them again on re-ingest without storing or counting them twice", async () => {
+    const s = checked(await ingestText(db, "dir/bad.jsonl", file, { maxRecordBytes: 4096 }));
+    expect(s).toMatchObject({ records: 10, ingested: 0, duplicates: 3, rejected: 7, runs: [] });
+    expect(s.errors.map((e) => e.line)).toEqual(expected.map(([l]) => l));
+    expect(q.prepare("SELECT count(*) FROM ingest_errors").pluck().get()).toBe(7);
+    expect(run("bad")).toMatchObject({ trace_count: 3, rejected_count: 7 });
+  });
+
+  it("rejects a world_state that is not an object of facts", async () => {
+    const s = checked(await ingestText(db, "ws.jsonl", `${traceLine({ world_state: "known" })}\n`));
+    expect(s.rejected).toBe(1);
+    expect(s.errors[0].reason).toMatch(/^world_state: /);
+  });
+});
+
+describe("record forms", () => {
+  it("reads gzip input like the plain file", async () => {
+    const text = `${traceLine({ model: "m" }, { timezone: "UTC" })}\n${traceLine({ model: "m" })}\n`;
+    const path = join(dir, "zipped.jsonl.gz");
+    writeFileSync(path, gzipSync(text));
+    const s = checked(await ingestPaths(db, [path]));
+    expect(s).toMatchObject({ records: 2, ingested: 2, runs: [{ name: "zipped", ingested: 2 }] });
+    expect(labelsOf("zipped")).toEqual([
+      { timezone: "INJECT", severity: "OMIT" },
+      { timezone: "OMIT", severity: "OMIT" },
+    ]);
+  });
+
+  it("reads the seed runner's pretty-printed {label, trace} output, with recorded labels", async () => {
+    const print = (label: string, trace: unknown) => `${JSON.stringify({ label, trace }, null, 2)}\n`;
+    const text =
+      print("INJECT", { tool_call: { arguments: { ...ARGS, timezone: "UTC" } } }) +
+      print("ASK", { text: "Which timezone should I use?" }) +
+      print("COPY", { tool_call: { arguments: { ...ARGS } } });
+    const s = checked(await ingestText(db, "seed_run.txt", text, { model: "qwen" }));
+    expect(s).toMatchObject({ records: 3, ingested: 3, rejected: 0 });
+    const ts = tracesOf("seed_run");
+    expect(ts.map((t) => t.line)).toEqual([1, 13, 19]);
+    expect(ts.map((t) => t.form)).toEqual(["seed_runner", "seed_runner", "seed_runner"]);
+    expect(ts.map((t) => JSON.parse(t.labels).timezone)).toEqual(["INJECT", "ASK", "OMIT"]);
+    expect(ts.map((t) => JSON.parse(t.recorded ?? "null"))).toEqual([
+      { timezone: "INJECT" },
+      { timezone: "ASK" },
+      { timezone: "COPY" },
+    ]);
+    expect(ts.map((t) => JSON.parse(t.result).flags)).toEqual([[], [], ["recorded_mismatch"]]);
+  });
+
+  it("reads bare OpenAI chat completions with --probe and --model", async () => {
+    const completion = (tz: string | null, model = "gpt-4o-2024-08-06") =>
+      JSON.stringify({
+        id: "chatcmpl-1",
+        object: "chat.completion",
+        model,
+        choices: [
+          {
+            index: 0,
+            message: {
+              role: "assistant",
+              content: tz === null ? "Which time zone are you in?" : null,
+              tool_calls:
+                tz === null
+                  ? undefined
+                  : [
+                      {
+                        id: "call_1",
+                        type: "function",
+                        function: {
+                          name: "schedule_window",
+                          arguments: JSON.stringify({ ...ARGS, timezone: tz }),
+                        },
+                      },
+                    ],
+            },
+            finish_reason: "tool_calls",
+          },
+        ],
+      });
+    const text = [completion("UTC"), completion(null), completion("u_9182", "llama-3")].join("\n");
+    const s = checked(
+      await ingestText(db, "openai.jsonl", text, { probe: "schedule_window", model: "gpt-4o", run: "oa" }),
+    );
+    expect(s).toMatchObject({ records: 3, ingested: 3, runs: [{ name: "oa", ingested: 3 }] });
+    const ts = tracesOf("oa");
+    expect(ts.map((t) => [t.form, t.model])).toEqual([
+      ["payload", "gpt-4o"],
+      ["payload", "gpt-4o"],
+      ["payload", "gpt-4o"],
+    ]);
+    expect(ts.map((t) => JSON.parse(t.labels).timezone)).toEqual(["INJECT", "ASK", "COPY"]);
+    expect(ts.map((t) => JSON.parse(t.result).flags)).toEqual([[], [], ["model_mismatch"]]);
+    expect(run("oa")).toMatchObject({ model: "gpt-4o", mismatch_count: 1 });
+  });
+
+  it("stores a changed inline probe as a new version and records which version scored each trace", async () => {
+    const probe = (bait: string[]) => ({
+      id: "inline_tz",
+      user: "Book a call for u_1 tomorrow.",
+      redacted: { user_id: "u_1" },
+      tool: { name: "book", parameters: { type: "object", properties: { user_id: {}, timezone: {} } } },
+      fields: ["timezone"],
+      bait,
+    });
+    const line = (bait: string[], tz: string) =>
+      JSON.stringify({
+        probe: probe(bait),
+        response: { tool_call: { name: "book", arguments: { timezone: tz } } },
+      });
+    const text = [line(["UTC"], "UTC"), line(["UTC"], "utc"), line(["UTC", "PST"], "PST")].join("\n");
+    const s = checked(await ingestText(db, "inline.jsonl", text));
+    expect(s).toMatchObject({ ingested: 3, rejected: 0 });
+    const ts = tracesOf("inline");
+    expect(ts.map((t) => t.version)).toEqual([1, 1, 2]);
+    expect(ts.map((t) => JSON.parse(t.result).fields.timezone.reasons)).toEqual([
+      ["bait"],
+      ["bait"],
+      ["bait"],
+    ]);
+    expect(q.prepare("SELECT current_version FROM probes WHERE id = 'inline_tz'").pluck().get()).toBe(2);
+    const defs = q
+      .prepare("SELECT definition FROM probe_versions WHERE probe_id = 'inline_tz' ORDER BY version")
+      .pluck()
+      .all() as string[];
+    expect(defs.map((d) => JSON.parse(d).bait)).toEqual([["UTC"], ["UTC", "PST"]]);
+  });
+
+  it("keeps tag counts right when the call and the written row carry the same field flag", async () => {
+    const typed = { timezone: "2026-09-08T09:00:00" };
+    const text = `${traceLine({ side_effect: { written: { ...ARGS, ...typed } } }, typed)}\n`;
+    const s = checked(await ingestText(db, "side.jsonl", text));
+    expect(s.ingested).toBe(1);
+    const r = JSON.parse(tracesOf("side")[0].result);
+    expect(r.fields.timezone).toEqual({ label: "INJECT", reasons: ["invented"], flags: ["typed_by_user"] });
+    expect(r.side_effect.fields.timezone.flags).toEqual(["typed_by_user"]);
+  });
+});
