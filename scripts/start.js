@@ -45,6 +45,12 @@ const sources = [
   "postcss.config.mjs",
 ];
 const sourceTime = Math.max(...sources.map((s) => newestMtime(join(root, s))));
+// The CLI bundle (bin/assumeprobe.js uses it when it is newer than the sources).
+const cli = spawnSync(process.execPath, [join(root, "scripts", "build-cli.js")], {
+  cwd: root,
+  stdio: "inherit",
+});
+if (cli.status !== 0) process.exit(cli.status ?? 1);
 const setup = join(root, "scripts", "setup.js");
 if (existsSync(setup)) {
   const r = spawnSync(process.execPath, [setup], { cwd: root, stdio: "inherit", env: process.env });

@@ -1,0 +1,20 @@
+#!/usr/bin/env node
+// Bundles the CLI into dist/cli.mjs (run by `npm ci` through `prepare`, and by `npm start`), so
+// `assumeprobe` starts in a fraction of the time tsx needs to compile it. Dependencies stay
+// external; bin/assumeprobe.js falls back to tsx when the bundle is older than the sources.
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+await build({
+  entryPoints: [join(root, "lib", "cli", "main.ts")],
+  outfile: join(root, "dist", "cli.mjs"),
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  packages: "external",
+  sourcemap: "linked",
+  logLevel: "warning",
+});
