@@ -40,12 +40,17 @@ export function createIngestStore(db: Db): IngestStore {
     recountRejected: s.prepare(
       "UPDATE runs SET rejected_count = (SELECT count(*) FROM ingest_errors WHERE run_id = ?) WHERE id = ?",
     ),
+    dropStaleError: s.prepare("DELETE FROM ingest_errors WHERE run_id = ? AND source = ? AND line = ?"),
     beginBatch: s.prepare("INSERT INTO ingest_batches(origin, files) VALUES (?, ?) RETURNING id").pluck(),
     finishBatch:
       s.prepare(`UPDATE ingest_batches SET status = ?, records = ?, ingested = ?, duplicates = ?, rejected = ?,
       finished_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ?`),
   };
   const runs = new Map<string, RunRow>();
+  /** Sources with stored errors: only their lines can hold a stale rejection. */
+  const errorSources = new Set(
+    s.prepare("SELECT DISTINCT source FROM ingest_errors").pluck().all() as string[],
+  );
 
   function runFor(name: string, params: Record<string, unknown> | null): RunRow {
     let r = runs.get(name) ?? (q.runByName.get(name) as RunRow | undefined);
@@ -76,7 +81,10 @@ export function createIngestStore(db: Db): IngestStore {
         q.pinRun.run(t.model, t.runParams ? JSON.stringify(t.runParams) : null, run.id);
         run.model = t.model;
       } else if (run.model !== t.model) {
-        reject(t, `model "${t.model}" differs from run "${run.name}"'s pinned model "${run.model}"`);
+        // A record already stored is a duplicate whatever model a re-ingest defaults it to.
+        const stored = q.existingHash.get(run.id, t.identity) as Buffer | undefined;
+        if (stored?.equals(t.hash)) outcomes.push("duplicate");
+        else reject(t, `model "${t.model}" differs from run "${run.name}"'s pinned model "${run.model}"`);
         continue;
       }
       const info = q.insertTrace.run(
@@ -110,6 +118,14 @@ export function createIngestStore(db: Db): IngestStore {
         continue;
       }
       const traceId = Number(info.lastInsertRowid);
+      // A line rejected while it was still being written (the last line of a growing file) is
+      // gone once the completed line is stored.
+      if (errorSources.has(t.source)) {
+        const defaultRun = q.runByName.get(t.defaultRun) as RunRow | undefined;
+        if (defaultRun && q.dropStaleError.run(defaultRun.id, t.source, t.line).changes > 0) {
+          touchedForErrors.add(defaultRun.id);
+        }
+      }
       for (const name of t.tags) {
         const id = tagId(db, name);
         // A tag named twice is one trace_tags row: count it once, so run_counts match them.
@@ -137,6 +153,7 @@ export function createIngestStore(db: Db): IngestStore {
     for (const e of [...errors, ...turnedDown]) {
       const run = runFor(e.runName, null);
       q.insertError.run(run.id, batchId, e.file, e.source, e.line, e.reason, e.raw, e.hash);
+      errorSources.add(e.source);
       touchedForErrors.add(run.id);
     }
     for (const runId of touchedForErrors) q.recountRejected.run(runId, runId);

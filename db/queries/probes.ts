@@ -18,11 +18,12 @@ export interface ProbeVersionRow {
   digest: string;
 }
 
-/** Parsed probe definitions by (id, version): versions never change once written. */
+/** Parsed probe definitions by (id, version, text): versions never change once written. */
 const parsedCache = new Map<string, Probe>();
 
 function parseDefinition(id: string, version: number, definition: string): Probe {
-  const key = `${id}\u0000${version}`;
+  // The text is part of the key: two databases in one process may hold different probes under one id.
+  const key = `${id}\u0000${version}\u0000${definition}`;
   let p = parsedCache.get(key);
   if (!p) {
     p = ProbeSchema.parse(JSON.parse(definition));

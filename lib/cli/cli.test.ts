@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
@@ -157,9 +157,27 @@ describe("ingest", SLOW, () => {
       runs: [{ name: "good", ingested: 4 }],
       errors: [],
     });
+    // Stored records are duplicates whatever model a re-ingest defaults them to...
     const again = await box.run(["ingest", good, "--json"]);
-    expect(again.code).toBe(1); // no --model now: "unknown" differs from the pinned "qwen"
-    expect(JSON.parse(again.lines.at(-1) ?? "")).toMatchObject({ records: 4, ingested: 0, rejected: 4 });
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.lines.at(-1) ?? "")).toMatchObject({
+      records: 4,
+      ingested: 0,
+      duplicates: 4,
+      rejected: 0,
+    });
+    // ...but a new record with no model takes "unknown", which differs from the pinned "qwen".
+    appendFileSync(good, `${JSON.stringify({ text: "Which time zone?" })}\n`);
+    const grown = await box.run(["ingest", good, "--json"]);
+    expect(grown.code).toBe(1);
+    expect(JSON.parse(grown.lines.at(-1) ?? "")).toMatchObject({
+      records: 5,
+      ingested: 0,
+      duplicates: 4,
+      rejected: 1,
+    });
+    expect(JSON.parse(grown.lines.at(-1) ?? "").errors[0].reason).toContain('pinned model "qwen"');
+    writeFileSync(good, readFileSync(good, "utf8").split("\n").slice(0, 4).join("\n").concat("\n"));
     const same = await box.run(["ingest", good, "--json", "--model", "qwen"]);
     expect(same.code).toBe(0);
     expect(JSON.parse(same.lines.at(-1) ?? "")).toMatchObject({

@@ -117,9 +117,16 @@ export async function ingestSources(
     else summary.errors_omitted = (summary.errors_omitted ?? 0) + 1;
   };
 
+  let writeFailed = false;
   const flush = () => {
     if (traces.length === 0 && errors.length === 0) return;
-    const outcomes = store.write(batchId, traces, errors);
+    let outcomes: WriteOutcome[];
+    try {
+      outcomes = store.write(batchId, traces, errors);
+    } catch (e) {
+      writeFailed = true;
+      throw e;
+    }
     for (let i = 0; i < traces.length; i++) {
       const o = outcomes[i];
       const t = traces[i];
@@ -232,7 +239,8 @@ export async function ingestSources(
     }
   } catch (e) {
     status = "failed";
-    flush();
+    // A read error keeps what was read before it; a failed write is not tried again.
+    if (!writeFailed) flush();
     throw e;
   } finally {
     summary.runs = [...perRun].map(([name, ingested]) => ({ name, ingested }));

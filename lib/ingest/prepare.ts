@@ -119,7 +119,8 @@ export function prepareTrace(rec: TraceRecord, ctx: PrepareContext): PreparedTra
       world_state: rec.world_state,
       side_effect: rec.side_effect,
       recorded: rec.recorded,
-      model: { pinned: ctx.model, payload: rec.payloadModel },
+      // "unknown" pins nothing: no model was named, so no payload can contradict it.
+      model: ctx.model === "unknown" ? undefined : { pinned: ctx.model, payload: rec.payloadModel },
     },
     ctx.probe,
   );

@@ -111,6 +111,12 @@ export function interpretRecord(value: unknown, defaults: RecordDefaults, lookup
   let explicit = true;
   if ("response" in value || "raw" in value) {
     form = "trace";
+    if (
+      (value.response === undefined || value.response === null) &&
+      (value.raw === undefined || value.raw === null)
+    ) {
+      return fail("response and raw are both empty: a trace record needs one of them");
+    }
     if (value.response !== undefined && value.response !== null) responseSource = value.response;
     else {
       responseSource = value.raw;

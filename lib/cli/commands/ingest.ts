@@ -88,6 +88,13 @@ export async function runIngest(files: string[], opts: IngestOptions): Promise<n
       createIngestStore(db),
       reporter.update,
     );
+  } catch (e) {
+    // A file that cannot be read to its end (corrupt gzip, an I/O error): what was read before is kept.
+    reporter.stop();
+    process.stderr.write(
+      `assumeprobe: ingest stopped: ${(e as Error).message}; records read before it were kept\n`,
+    );
+    return 2;
   } finally {
     reporter.stop();
   }

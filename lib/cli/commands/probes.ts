@@ -62,6 +62,7 @@ export function registerProbes(program: Command): void {
     .argument("<file>", "probe file")
     .action((file: string) => {
       const items = readProbeFile(file);
+      if (items.length === 0) throw new UsageError(`${file}: holds no probe`);
       const parsed = items.map((item, i) => {
         const r = ProbeSchema.safeParse(item);
         if (!r.success) throw new UsageError(`${file}: probe ${i + 1}: ${describeIssues(r.error)}`);

@@ -91,7 +91,8 @@ export async function runScore(
     err.write(
       `assumeprobe: reading ${file === "-" ? "standard input" : file} failed: ${(e as Error).message}\n`,
     );
-    return 1;
+    // The file itself could not be read (a corrupt gzip stream, an I/O error): a usage-level failure.
+    return 2;
   }
   await writer.flush();
   return bad > 0 ? 1 : 0;
