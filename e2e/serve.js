@@ -3,15 +3,23 @@
 // same start path as `npm start` (migrations, demo data from fixtures/, build when stale).
 import { spawn } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const port = process.argv[2] ?? "3217";
-const tmp = join(root, "e2e", ".tmp");
+// E2E_TMP lets two e2e runs (say, with NEXT_DIST_DIR set apart) keep separate databases.
+const tmp = process.env.E2E_TMP ? resolve(root, process.env.E2E_TMP) : join(root, "e2e", ".tmp");
 rmSync(tmp, { recursive: true, force: true });
 mkdirSync(tmp, { recursive: true });
-const env = { ...process.env, HOST: "127.0.0.1", PORT: port, ASSUMEPROBE_DB: join(tmp, "e2e.db") };
+// A 1 MB upload limit lets the tests cross it without sending a gigabyte.
+const env = {
+  ...process.env,
+  HOST: "127.0.0.1",
+  PORT: port,
+  ASSUMEPROBE_DB: join(tmp, "e2e.db"),
+  ASSUMEPROBE_UPLOAD_MAX_MB: "1",
+};
 delete env.ASSUMEPROBE_TOKEN;
 const child = spawn(process.execPath, [join(root, "scripts", "start.js")], {
   cwd: root,

@@ -33,7 +33,7 @@ function newestMtime(path) {
   return newest;
 }
 
-const buildId = join(root, ".next", "BUILD_ID");
+const buildId = join(root, process.env.NEXT_DIST_DIR || ".next", "BUILD_ID");
 const sources = [
   "app",
   "lib",

@@ -1,0 +1,59 @@
+import { execFileSync } from "node:child_process";
+import { resolve } from "node:path";
+import Database from "better-sqlite3";
+
+/** The database the e2e server reads (e2e/serve.js creates it fresh for every run). */
+export const E2E_DB = resolve(process.cwd(), process.env.E2E_TMP ?? "e2e/.tmp", "e2e.db");
+
+/** Runs the CLI against the e2e database; the server sees the new rows on its next request. */
+export function cli(args: string[]): string {
+  return execFileSync(process.execPath, [resolve(process.cwd(), "bin", "assumeprobe.js"), ...args], {
+    env: { ...process.env, ASSUMEPROBE_DB: E2E_DB },
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
+}
+
+export interface IngestSummary {
+  records: number;
+  ingested: number;
+  duplicates: number;
+  rejected: number;
+  errors: { line: number; reason: string }[];
+}
+
+/** `assumeprobe ingest FILE --run RUN --json`; the last stdout line is the summary. */
+export function ingest(file: string, run: string): IngestSummary {
+  const out = cli(["ingest", file, "--run", run, "--json", "--no-progress"]).trim().split("\n");
+  return JSON.parse(out[out.length - 1]) as IngestSummary;
+}
+
+/** A read-only connection for finding trace ids; close it when done. */
+export function openReadOnly(): Database.Database {
+  return new Database(E2E_DB, { readonly: true, fileMustExist: true });
+}
+
+/** Trace ids by record id within one run. */
+export function traceIdsByExtId(run: string): Map<string, number> {
+  const db = openReadOnly();
+  try {
+    const rows = db
+      .prepare(
+        "SELECT t.ext_id AS ext, t.id AS id FROM traces t JOIN runs r ON r.id = t.run_id WHERE r.name = ?",
+      )
+      .all(run) as { ext: string; id: number }[];
+    return new Map(rows.map((r) => [r.ext, r.id]));
+  } finally {
+    db.close();
+  }
+}
+
+/** The first row of a read-only query, or undefined. */
+export function queryOne<T>(sql: string, ...args: unknown[]): T | undefined {
+  const db = openReadOnly();
+  try {
+    return db.prepare(sql).get(...args) as T | undefined;
+  } finally {
+    db.close();
+  }
+}
