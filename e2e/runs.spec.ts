@@ -149,6 +149,25 @@ test.describe("a run", () => {
     expect(n).toBe(want);
   });
 
+  test("moves through the rows with j/k and opens one with Enter; / focuses the search", async ({ page }) => {
+    const run = new RunPage(page);
+    await run.goto(TERN);
+    await expect(page.getByTestId("run-keys")).toHaveAttribute("data-ready", "true");
+    await page.keyboard.press("j");
+    await page.keyboard.press("j");
+    await expect(run.rows.nth(1)).toHaveAttribute("data-active", "true");
+    await page.keyboard.press("k");
+    await expect(run.rows.nth(0)).toHaveAttribute("data-active", "true");
+    await page.keyboard.press("j");
+    const href = await run.rows.nth(1).getByTestId("trace-link").getAttribute("href");
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(new RegExp(`${(href ?? "").split("?")[0]}`));
+    await page.goBack();
+    await expect(page.getByTestId("run-keys")).toHaveAttribute("data-ready", "true");
+    await page.keyboard.press("/");
+    await expect(page.getByTestId("filter-q")).toBeFocused();
+  });
+
   test("unknown runs answer 404 without a stack trace", async ({ page }) => {
     const res = await page.goto("/runs/no-such-run");
     expect(res?.status()).toBe(404);

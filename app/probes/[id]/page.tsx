@@ -1,63 +1,337 @@
+import type { Metadata } from "next";
+import Link from "next/link";
 import { notFound } from "next/navigation";
+import { connection } from "next/server";
+import { breakable } from "@/app/_components/Breakable";
 import { Card } from "@/app/_components/Card";
-import { JsonBlock } from "@/app/_components/JsonBlock";
-import { StateTable } from "@/app/_components/StateTable";
-import { builtinProbes } from "@/lib/probe/builtin";
+import { FactsTable } from "@/app/_components/FactsTable";
+import { SafeJsonBlock } from "@/app/_components/SafeJsonBlock";
+import { ToolSchema } from "@/app/_components/ToolSchema";
+import { WorldPanels } from "@/app/_components/WorldPanels";
+import { getDb } from "@/db/client";
+import { getProbe, getProbeVersion, listProbeVersions } from "@/db/queries/probes";
+import { probeRuns } from "@/db/queries/probeUsage";
 import { compileProbe } from "@/lib/probe/compile";
+import type { Probe } from "@/lib/probe/schema";
 
-export default async function ProbePage({ params }: { params: Promise<{ id: string }> }) {
-  const { id } = await params;
-  const probe = builtinProbes().get(decodeURIComponent(id));
+type Props = {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
+
+function decodeId(raw: string): string | null {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return null;
+  }
+}
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const id = decodeId((await params).id);
+  return { title: id ? `Probe ${id.slice(0, 80)}` : "Not found" };
+}
+
+/** The parts of a probe that differ between two versions, in words. */
+function changes(a: Probe, b: Probe | undefined): string[] {
+  if (!b) return ["first version"];
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  const out: string[] = [];
+  for (const k of keys) {
+    if (
+      JSON.stringify((a as Record<string, unknown>)[k]) !== JSON.stringify((b as Record<string, unknown>)[k])
+    )
+      out.push(k);
+  }
+  return out.length ? out : ["no visible change"];
+}
+
+/** Parts of probes come from trace files (inline probes): cap what one value can occupy. */
+function short(s: string, max: number): string {
+  return s.length > max ? `${s.slice(0, max)}…` : s;
+}
+
+const ORIGIN_WORDS: Record<string, string> = { builtin: "built-in file", when2call: "When2Call import" };
+
+function originWord(o: string): string {
+  if (ORIGIN_WORDS[o]) return ORIGIN_WORDS[o];
+  if (o.startsWith("file:")) return `file ${o.slice(5)}`;
+  if (o.startsWith("inline:")) return `inline in ${o.slice(7)}`;
+  return o;
+}
+
+export default async function ProbePage({ params, searchParams }: Props) {
+  await connection();
+  const id = decodeId((await params).id);
+  if (id === null) notFound();
+  const sp = await searchParams;
+  const db = getDb();
+  const current = getProbe(db, id);
+  if (!current) notFound();
+  const rawVersion = Array.isArray(sp.version) ? sp.version[0] : sp.version;
+  let version = current.version;
+  if (rawVersion !== undefined && rawVersion !== "") {
+    if (!/^[1-9][0-9]{0,8}$/.test(rawVersion)) notFound();
+    version = Number(rawVersion);
+  }
+  const probe = version === current.version ? current.probe : getProbeVersion(db, id, version);
   if (!probe) notFound();
   const c = compileProbe(probe);
+  const versions = listProbeVersions(db, id);
+  const thisVersion = versions.find((v) => v.version === version);
+  const runs = probeRuns(db, id);
+  const base = `/probes/${encodeURIComponent(id)}`;
+  const declaredFacts = probe.facts !== undefined;
+  const props = probe.tool?.parameters?.properties;
+  const required = new Set(
+    Array.isArray(probe.tool?.parameters?.required) ? (probe.tool?.parameters?.required as unknown[]) : [],
+  );
+  const others = probe.tools?.filter((t) => t.name !== probe.tool?.name) ?? [];
+
   return (
-    <div className="space-y-4">
-      <div>
-        <h1 className="font-mono text-xl font-semibold" data-testid="probe-id">
-          {probe.id}
-        </h1>
-        {probe.title ? <p className="text-slate-600">{probe.title}</p> : null}
+    <div className="space-y-4" data-testid="probe-page" data-version={version}>
+      <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
+        <Link href="/probes" className="hover:underline">
+          Probes
+        </Link>
+        <span aria-hidden="true"> › </span>
+        <span className="font-mono [overflow-wrap:anywhere]">{id}</span>
+      </nav>
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0">
+          <h1 className="font-mono text-xl font-semibold [overflow-wrap:anywhere]" data-testid="probe-id">
+            {probe.id}
+          </h1>
+          {probe.title ? <p className="text-slate-600">{breakable(short(probe.title, 500))}</p> : null}
+        </div>
+        <div className="text-right text-sm">
+          <span className="rounded bg-slate-100 px-2 py-1 font-mono" data-testid="probe-version">
+            version {version}
+          </span>
+          <span className="ml-2 text-slate-600">
+            of {current.version}
+            {current.builtin ? " · built-in" : ""}
+          </span>
+          {thisVersion ? (
+            <div className="mt-1 text-xs text-slate-500">
+              {originWord(thisVersion.origin)} · {thisVersion.createdAt}
+            </div>
+          ) : null}
+        </div>
       </div>
-      <div className="grid gap-4 md:grid-cols-2">
-        <Card title="Visible world (what the model sees)">
-          <h3 className="text-xs font-medium text-slate-500 uppercase">Redacted state</h3>
-          <StateTable state={probe.redacted} testId="redacted-state" />
-          <h3 className="mt-3 text-xs font-medium text-slate-500 uppercase">User message</h3>
-          <p className="mt-1 rounded bg-slate-50 p-2 text-sm" data-testid="user-text">
-            {probe.user}
-          </p>
-        </Card>
-        <Card
-          title="Hidden world (truth, never shown to the model)"
-          className="border-amber-300 bg-amber-50/40"
+      {version !== current.version ? (
+        <p
+          className="rounded border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900"
+          role="note"
+          data-testid="old-version"
         >
-          <StateTable state={probe.hidden} testId="hidden-state" />
+          <span aria-hidden="true">⚠ </span>You are viewing version {version}, not the current one.{" "}
+          <Link href={base} className="font-medium underline">
+            View the current version {current.version}
+          </Link>
+          .
+        </p>
+      ) : null}
+
+      <WorldPanels probe={probe} systemOpen />
+
+      <div className="grid items-start gap-4 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
+        <Card title="Tool">
+          {probe.tool ? (
+            <ToolSchema tool={probe.tool} probed={c.fields} requires={probe.requires} />
+          ) : (
+            <p className="text-sm text-slate-600" data-testid="tool-schema">
+              No tool fits this world: the right answer is to say so, not to call.
+            </p>
+          )}
+          {others.length > 0 ? (
+            <details className="mt-3 text-sm" data-testid="other-tools">
+              <summary className="cursor-pointer text-xs font-medium text-slate-500 uppercase">
+                Other tools offered ({others.length})
+              </summary>
+              <div className="mt-2 space-y-3">
+                {others.map((t) => (
+                  <ToolSchema key={t.name} tool={t} testId="other-tool" />
+                ))}
+              </div>
+            </details>
+          ) : null}
+        </Card>
+        <Card title="Scoring">
+          <h3 className="text-xs font-medium text-slate-500 uppercase">Probed fields and their ask terms</h3>
+          {c.fields.length === 0 ? (
+            <p className="text-sm text-slate-500 italic">No probed fields.</p>
+          ) : (
+            <table className="mt-1 w-full text-sm" data-testid="probed-fields">
+              <thead className="border-b border-slate-200 text-left text-xs text-slate-500">
+                <tr>
+                  <th className="py-1 pr-3 font-medium">Field</th>
+                  <th className="py-1 pr-3 font-medium">Schema says</th>
+                  <th className="py-1 font-medium">Ask terms</th>
+                </tr>
+              </thead>
+              <tbody>
+                {c.fields.map((f) => {
+                  const declared = (probe.ask_terms[f]?.length ?? 0) > 0;
+                  const inSchema = props && typeof props === "object" && Object.hasOwn(props, f);
+                  return (
+                    <tr
+                      key={f}
+                      className="border-b border-slate-100 align-top last:border-0"
+                      data-testid="probed-field"
+                      data-field={f}
+                    >
+                      <th scope="row" className="py-1 pr-3 text-left font-mono font-normal">
+                        {f}
+                      </th>
+                      <td className="py-1 pr-3 text-xs">
+                        {!inSchema ? "not in schema" : required.has(f) ? "required" : "optional"}
+                      </td>
+                      <td className="py-1 text-sm" data-testid="ask-terms">
+                        {breakable(short(c.askTerms[f].map((t) => `“${t}”`).join(", "), 2000))}
+                        {!declared ? (
+                          <span className="ml-1 text-xs text-slate-500">(default: the field's name)</span>
+                        ) : null}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          )}
+          <p className="mt-2 text-xs text-slate-500">
+            {probe.fields
+              ? "Fields as declared."
+              : "Fields by default: the tool's properties absent from the redacted state."}{" "}
+            With no call, a field is ASK when the lower-cased reply contains one of its terms, else DRIFT.
+          </p>
+          <h3 className="mt-3 text-xs font-medium text-slate-500 uppercase">Bait</h3>
+          <p className="mt-1 flex flex-wrap gap-1" data-testid="bait">
+            {probe.bait.length === 0 ? <span className="text-sm text-slate-500 italic">none</span> : null}
+            {probe.bait.map((b) => (
+              <span
+                key={b}
+                className="rounded bg-orange-50 px-1.5 py-0.5 font-mono text-xs text-orange-900 ring-1 ring-orange-600/40 ring-inset"
+              >
+                <span aria-hidden="true">⚑ </span>
+                {breakable(short(b, 200))}
+              </span>
+            ))}
+          </p>
+          {probe.clarify_tool ? (
+            <>
+              <h3 className="mt-3 text-xs font-medium text-slate-500 uppercase">Clarify tool</h3>
+              <p className="font-mono text-sm">{probe.clarify_tool}</p>
+              <p className="text-xs text-slate-500">
+                A call to it is an ASK for the fields it names (all when it names none).
+              </p>
+            </>
+          ) : null}
         </Card>
       </div>
-      <Card title="Scoring">
-        <dl className="grid grid-cols-[10rem_1fr] gap-y-2 text-sm">
-          <dt className="text-slate-500">Probed fields</dt>
-          <dd className="font-mono">{c.fields.join(", ") || "none"}</dd>
-          <dt className="text-slate-500">Ask terms</dt>
-          <dd>
-            {c.fields.map((f) => (
-              <div key={f}>
-                <span className="font-mono">{f}</span>: {c.askTerms[f].map((t) => `“${t}”`).join(", ")}
-              </div>
-            ))}
-          </dd>
-          <dt className="text-slate-500">Bait</dt>
-          <dd className="font-mono">{probe.bait.join(", ") || "none"}</dd>
-          <dt className="text-slate-500">Gate requires</dt>
-          <dd className="font-mono">{probe.requires.join(", ") || "nothing"}</dd>
-        </dl>
+
+      <Card title="Gate">
+        <p className="text-sm" data-testid="gate-requires">
+          <span className="text-slate-500">Requires before the side effect:</span>{" "}
+          <span className="font-mono">{probe.requires.join(", ") || "nothing"}</span>
+        </p>
+        <p className="mt-1 text-xs text-slate-500">
+          {declaredFacts
+            ? "Facts as the probe declares them. A trace's own world_state overrides them key by key."
+            : "Facts by default: known for each redacted key, unknown for anything else required."}
+        </p>
+        <div className="mt-2">
+          <FactsTable
+            facts={c.facts}
+            requires={probe.requires}
+            origin={() => (declaredFacts ? "declared" : "default")}
+            testId="probe-facts"
+            hypothetical
+          />
+        </div>
       </Card>
-      <Card title="System prompt">
-        <pre className="whitespace-pre-wrap text-sm">{probe.system}</pre>
-      </Card>
-      <Card title="Tool">
-        <JsonBlock value={probe.tool ?? null} />
-      </Card>
+
+      <div className="grid items-start gap-4 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
+        <Card title="Versions">
+          <table className="w-full text-sm" data-testid="versions">
+            <thead className="border-b border-slate-200 text-left text-xs text-slate-500">
+              <tr>
+                <th className="py-1 pr-3 font-medium">Version</th>
+                <th className="py-1 pr-3 font-medium">Changed</th>
+                <th className="py-1 pr-3 font-medium">Origin</th>
+                <th className="py-1 font-medium">Created</th>
+              </tr>
+            </thead>
+            <tbody>
+              {versions.map((v, i) => {
+                const def = i < 50 ? getProbeVersion(db, id, v.version) : undefined;
+                const prev =
+                  i < 50 && versions[i + 1] ? getProbeVersion(db, id, versions[i + 1].version) : undefined;
+                return (
+                  <tr
+                    key={v.version}
+                    className={`border-b border-slate-100 align-top last:border-0 ${v.version === version ? "bg-indigo-50/60" : ""}`}
+                    data-testid="version-row"
+                    data-version={v.version}
+                  >
+                    <td className="py-1 pr-3 whitespace-nowrap">
+                      {v.version === version ? (
+                        <span className="font-mono font-semibold" aria-current="page">
+                          v{v.version}{" "}
+                          <span className="font-sans text-xs font-normal text-indigo-700">viewing</span>
+                        </span>
+                      ) : (
+                        <Link
+                          href={`${base}?version=${v.version}`}
+                          className="font-mono text-indigo-700 hover:underline"
+                        >
+                          v{v.version}
+                        </Link>
+                      )}
+                      {v.version === current.version ? (
+                        <span className="ml-1 text-xs text-slate-500">current</span>
+                      ) : null}
+                    </td>
+                    <td className="py-1 pr-3 font-mono text-xs">
+                      {def ? changes(def, prev).join(", ") : "—"}
+                    </td>
+                    <td className="py-1 pr-3 text-xs">{originWord(v.origin)}</td>
+                    <td className="py-1 font-mono text-xs text-slate-600">{v.createdAt}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </Card>
+        <Card title="Runs with traces of this probe">
+          {runs.length === 0 ? (
+            <p className="text-sm text-slate-500 italic">None yet.</p>
+          ) : (
+            <ul className="space-y-1 text-sm" data-testid="probe-runs">
+              {runs.map((r) => (
+                <li key={r.run} className="flex justify-between gap-3">
+                  <Link
+                    href={`/runs/${encodeURIComponent(r.run)}?${new URLSearchParams({ probe: id })}`}
+                    className="font-mono [overflow-wrap:anywhere] text-indigo-700 hover:underline"
+                  >
+                    {r.run}
+                  </Link>
+                  <span className="tabular-nums text-slate-600">
+                    {r.traces.toLocaleString("en-US")} traces
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Card>
+      </div>
+
+      <details className="rounded-lg border border-slate-200 bg-white p-4 text-sm">
+        <summary className="cursor-pointer font-medium text-slate-700">Definition as stored (JSON)</summary>
+        <div className="mt-2">
+          <SafeJsonBlock value={probe} testId="probe-json" />
+        </div>
+      </details>
     </div>
   );
 }

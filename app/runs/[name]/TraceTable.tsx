@@ -42,7 +42,7 @@ export function TraceTable({
             return (
               <tr
                 key={r.id}
-                className="border-b border-slate-100 align-top last:border-0 hover:bg-slate-50"
+                className="border-b border-slate-100 align-top last:border-0 hover:bg-slate-50 data-[active=true]:bg-indigo-50 data-[active=true]:outline-2 data-[active=true]:outline-indigo-400"
                 data-testid="trace-row"
               >
                 <td className="px-3 py-2 whitespace-nowrap">

@@ -12,6 +12,7 @@ import { LABEL_ORDER, primaryField } from "@/lib/labelOrder";
 import { INJECT_REASONS } from "@/lib/probe/score";
 import { FLAG_OPTIONS, filterToParams, GATE_VERDICTS, parseTraceFilter } from "@/lib/traceFilter";
 import { FilterBar, type FilterSelect } from "./FilterBar";
+import { RunKeys } from "./RunKeys";
 import { TraceTable } from "./TraceTable";
 
 type Props = {
@@ -138,12 +139,15 @@ export default async function RunPage({ params, searchParams }: Props) {
           </p>
           {run.params ? <p className="mt-1 font-mono text-xs text-slate-500">params {run.params}</p> : null}
         </div>
-        <a
-          href={`${base}/export`}
-          className="rounded border border-slate-300 bg-white px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-50"
-        >
-          Export JSONL
-        </a>
+        <div className="flex items-center gap-2">
+          <RunKeys />
+          <a
+            href={`${base}/export`}
+            className="rounded border border-slate-300 bg-white px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-50"
+          >
+            Export JSONL
+          </a>
+        </div>
       </div>
 
       <Card title="Label rates">

@@ -1,0 +1,438 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { connection } from "next/server";
+import { breakable } from "@/app/_components/Breakable";
+import { Card } from "@/app/_components/Card";
+import { FlagList } from "@/app/_components/FlagList";
+import { GateBadge } from "@/app/_components/GateBadge";
+import { LabelChip } from "@/app/_components/LabelChip";
+import { CutNote, SafeJsonBlock } from "@/app/_components/SafeJsonBlock";
+import { ToolSchema } from "@/app/_components/ToolSchema";
+import { TraceKeys } from "@/app/_components/TraceKeys";
+import { WorldPanels } from "@/app/_components/WorldPanels";
+import { getDb } from "@/db/client";
+import { getTraceDetail, parseTraceId, traceWorldState } from "@/db/queries/traceDetail";
+import { neighbours } from "@/db/queries/traceList";
+import type { Fact } from "@/lib/gate/facts";
+import { askTermHits, markArguments } from "@/lib/probe/argumentMarks";
+import { compileProbe } from "@/lib/probe/compile";
+import { readArguments } from "@/lib/probe/score";
+import { filterToParams, parseTraceFilter, type TraceFilter } from "@/lib/traceFilter";
+import { FieldLabels, GateCard, Meta, ResponseText, SideEffect, ToolCall } from "./sections";
+
+type Props = {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const id = parseTraceId((await params).id);
+  return { title: id === null ? "Not found" : `Trace ${id}` };
+}
+
+/** Filters that name a field's label, reason or agreement need a field; the run page always sends one. */
+function navField(filter: TraceFilter, fields: string[]): string | null {
+  if (filter.field) return filter.field;
+  if (!(filter.label || filter.reason || filter.human || filter.recorded || filter.flag)) return null;
+  return fields.includes("timezone") ? "timezone" : (fields[0] ?? null);
+}
+
+const FILTER_WORDS: [keyof TraceFilter, string][] = [
+  ["field", "field"],
+  ["label", "label"],
+  ["reason", "reason"],
+  ["flag", "flag"],
+  ["gate", "gate"],
+  ["human", "human"],
+  ["recorded", "recorded"],
+  ["probe", "probe"],
+  ["q", "search"],
+];
+
+export default async function TracePage({ params, searchParams }: Props) {
+  await connection();
+  const id = parseTraceId((await params).id);
+  if (id === null) notFound();
+  const db = getDb();
+  const t = getTraceDetail(db, id);
+  if (!t) notFound();
+
+  const rawFilter = parseTraceFilter(await searchParams);
+  const field = navField(rawFilter, Object.keys(t.result.fields));
+  const filter: TraceFilter = {
+    ...rawFilter,
+    field: field ?? undefined,
+    after: undefined,
+    before: undefined,
+  };
+  const query = filterToParams(filter).toString();
+  const qs = query ? `?${query}` : "";
+  const nb = neighbours(db, t.run.id, t.id, filter, field);
+  const prevHref = nb.prev !== null ? `/traces/${nb.prev}${qs}` : null;
+  const nextHref = nb.next !== null ? `/traces/${nb.next}${qs}` : null;
+  const runHref = `/runs/${encodeURIComponent(t.run.name)}${qs}`;
+  const activeFilter = FILTER_WORDS.filter(([k]) => filter[k] !== undefined && filter[k] !== "");
+
+  const probe = t.probe ? compileProbe(t.probe) : null;
+  const view = probe ? markArguments(t.response, probe) : null;
+  const hits = probe ? askTermHits(t.response.text, probe) : null;
+  const called = view !== null && view.kind !== "no_call";
+
+  // The facts the gate read: the probe's, overridden key by key by the trace's own world_state.
+  const traceFacts = traceWorldState(t.reread);
+  const facts: Record<string, Fact> = { ...(probe?.facts ?? {}), ...(traceFacts ?? {}) };
+  const factOrigin = (k: string) =>
+    traceFacts && Object.hasOwn(traceFacts, k)
+      ? "from the trace's world_state"
+      : t.probe?.facts
+        ? "from the probe"
+        : "probe default";
+  const firstCall = t.response.tool_calls[0] as { arguments?: unknown } | undefined;
+  const callArgs = firstCall && typeof firstCall === "object" ? readArguments(firstCall.arguments) : null;
+
+  const raw = t.reread.raw;
+  const w2c = t.reread.when2call;
+  const offered = t.probe?.tools?.filter((x) => x.name !== t.probe?.tool?.name) ?? [];
+
+  return (
+    <div className="space-y-4" data-testid="trace-page" data-trace-id={t.id}>
+      <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
+        <Link href="/" className="hover:underline">
+          Runs
+        </Link>
+        <span aria-hidden="true"> › </span>
+        <Link
+          href={runHref}
+          className="font-mono [overflow-wrap:anywhere] text-indigo-700 hover:underline"
+          data-testid="run-link"
+        >
+          {t.run.name}
+        </Link>
+        <span aria-hidden="true"> › </span>
+        <span>trace #{t.id}</span>
+      </nav>
+
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0">
+          <h1 className="text-xl font-semibold">
+            Trace <span className="font-mono">#{t.id}</span>
+            {t.extId ? (
+              <span
+                className="ml-2 font-mono text-base font-normal [overflow-wrap:anywhere] text-slate-500"
+                data-testid="ext-id"
+              >
+                {t.extId.length > 120 ? `${t.extId.slice(0, 120)}…` : t.extId}
+              </span>
+            ) : null}
+          </h1>
+          <div className="mt-2 flex flex-wrap items-center gap-1.5" data-testid="trace-summary">
+            {Object.entries(t.result.fields).map(([f, s]) => (
+              <LabelChip key={f} field={f} label={s.label} testId="summary-label" />
+            ))}
+            <GateBadge verdict={t.result.gate.verdict} next={t.result.gate.next} />
+            {t.result.flags.length > 0 ? <FlagList flags={t.result.flags} /> : null}
+          </div>
+        </div>
+        <div className="flex flex-col items-end gap-2">
+          <div className="flex items-center gap-2 text-sm" data-testid="trace-nav">
+            {prevHref ? (
+              <Link
+                href={prevHref}
+                className="rounded border border-slate-300 bg-white px-2 py-1 hover:bg-slate-50"
+                data-testid="prev-link"
+                rel="prev"
+              >
+                <span aria-hidden="true">← </span>previous{" "}
+                <kbd className="ml-1 font-mono text-xs text-slate-500">k</kbd>
+              </Link>
+            ) : (
+              <span
+                className="rounded border border-slate-200 px-2 py-1 text-slate-400"
+                data-testid="prev-none"
+              >
+                <span aria-hidden="true">← </span>no previous
+              </span>
+            )}
+            {nextHref ? (
+              <Link
+                href={nextHref}
+                className="rounded border border-slate-300 bg-white px-2 py-1 hover:bg-slate-50"
+                data-testid="next-link"
+                rel="next"
+              >
+                next <kbd className="ml-1 font-mono text-xs text-slate-500">j</kbd>
+                <span aria-hidden="true"> →</span>
+              </Link>
+            ) : (
+              <span
+                className="rounded border border-slate-200 px-2 py-1 text-slate-400"
+                data-testid="next-none"
+              >
+                no next<span aria-hidden="true"> →</span>
+              </span>
+            )}
+            <Link
+              href={runHref}
+              className="rounded border border-slate-300 bg-white px-2 py-1 hover:bg-slate-50"
+              data-testid="back-link"
+            >
+              back to run <kbd className="ml-1 font-mono text-xs text-slate-500">u</kbd>
+            </Link>
+          </div>
+          <div className="flex items-center gap-2">
+            <TraceKeys prevHref={prevHref} nextHref={nextHref} backHref={runHref} />
+          </div>
+          <p className="text-xs text-slate-500" data-testid="filter-summary">
+            {activeFilter.length > 0 ? (
+              <>
+                within filter{" "}
+                {activeFilter.map(([k, word]) => (
+                  <span key={k} className="ml-1 rounded bg-slate-100 px-1 font-mono">
+                    {word}={String(filter[k]).slice(0, 60)}
+                  </span>
+                ))}
+              </>
+            ) : (
+              "within the whole run"
+            )}
+          </p>
+        </div>
+      </div>
+
+      {!t.probe ? (
+        <p className="rounded border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900" role="alert">
+          Version {t.probeVersion} of probe {t.probeId} is not in the database: the world and the marks cannot
+          be shown.
+        </p>
+      ) : null}
+
+      <FieldLabels
+        t={t}
+        focusField={
+          rawFilter.label || rawFilter.reason || rawFilter.human || rawFilter.recorded ? field : null
+        }
+      />
+
+      {called || !hits ? (
+        <div className="grid items-start gap-4 xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+          <ToolCall t={t} view={view} probe={probe} />
+          {hits ? <ResponseText t={t} hits={hits} called={called} /> : null}
+        </div>
+      ) : (
+        // No call: the text decides the labels, so it leads.
+        <div className="grid items-start gap-4 xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+          <ResponseText t={t} hits={hits} called={called} />
+          <ToolCall t={t} view={view} probe={probe} />
+        </div>
+      )}
+
+      {t.probe ? <WorldPanels probe={t.probe} /> : null}
+
+      <div className="grid items-start gap-4 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
+        <GateCard
+          t={t}
+          facts={facts}
+          factOrigin={factOrigin}
+          requires={probe?.requires ?? []}
+          args={callArgs?.ok ? callArgs.args : null}
+        />
+        <Card
+          title="Tool schema"
+          aside={
+            <Link
+              href={`/probes/${encodeURIComponent(t.probeId)}?version=${t.probeVersion}`}
+              className="text-xs text-indigo-700 hover:underline"
+            >
+              probe {t.probeId.length > 40 ? `${t.probeId.slice(0, 40)}…` : t.probeId} v{t.probeVersion}
+            </Link>
+          }
+        >
+          {t.probe?.tool ? (
+            <ToolSchema tool={t.probe.tool} probed={probe?.fields ?? []} requires={probe?.requires ?? []} />
+          ) : (
+            <p className="text-sm text-slate-600" data-testid="tool-schema">
+              This probe offers no tool that fits: the right answer is to say so, not to call.
+            </p>
+          )}
+          {offered.length > 0 ? (
+            <details className="mt-3 text-sm" data-testid="other-tools">
+              <summary className="cursor-pointer text-xs font-medium text-slate-500 uppercase">
+                Other tools offered ({offered.length})
+              </summary>
+              <div className="mt-2 space-y-3">
+                {offered.slice(0, 30).map((tool) => (
+                  <ToolSchema key={tool.name} tool={tool} testId="other-tool" />
+                ))}
+                {offered.length > 30 ? <CutNote>{`showing 30 of ${offered.length} tools`}</CutNote> : null}
+              </div>
+            </details>
+          ) : null}
+        </Card>
+      </div>
+
+      <SideEffect t={t} probe={probe} />
+
+      <Card title="Trace">
+        <Meta
+          items={[
+            [
+              "Run",
+              <Link key="run" href={runHref} className="font-mono text-indigo-700 hover:underline">
+                {t.run.name}
+              </Link>,
+            ],
+            [
+              "Pinned model",
+              <span key="m" className="font-mono">
+                {t.run.model ?? "—"}
+              </span>,
+              "pinned-model",
+            ],
+            [
+              "Payload model",
+              <span key="pm" className="font-mono">
+                {t.payloadModel ?? "—"}
+                {t.result.flags.includes("model_mismatch") ? (
+                  <span className="ml-2 font-sans text-xs font-semibold text-red-700">
+                    <span aria-hidden="true">≠ </span>not the pinned model
+                  </span>
+                ) : null}
+              </span>,
+            ],
+            [
+              "Probe",
+              <span key="p">
+                <Link
+                  href={`/probes/${encodeURIComponent(t.probeId)}?version=${t.probeVersion}`}
+                  className="font-mono text-indigo-700 hover:underline"
+                  data-testid="probe-link"
+                >
+                  {t.probeId} v{t.probeVersion}
+                </Link>
+                {t.probeCurrentVersion !== null && t.probeCurrentVersion !== t.probeVersion ? (
+                  <span className="ml-2 text-xs text-amber-900">
+                    scored with v{t.probeVersion}; the current version is{" "}
+                    <Link href={`/probes/${encodeURIComponent(t.probeId)}`} className="underline">
+                      v{t.probeCurrentVersion}
+                    </Link>
+                  </span>
+                ) : null}
+              </span>,
+            ],
+            [
+              "Record id",
+              <span key="x" className="font-mono">
+                {t.extId ?? "—"}
+              </span>,
+            ],
+            ["Source", <span key="s" className="font-mono">{`${t.source}:${t.line}`}</span>],
+            [
+              "Form",
+              <span key="f" className="font-mono">
+                {t.form}
+              </span>,
+            ],
+            [
+              "Started",
+              <span key="st" className="font-mono">
+                {t.startedAt ?? "—"}
+              </span>,
+            ],
+            [
+              "Latency",
+              <span key="l">{t.latencyMs !== null ? `${t.latencyMs.toLocaleString("en-US")} ms` : "—"}</span>,
+            ],
+            ...(w2c
+              ? ([
+                  [
+                    "When2Call answer",
+                    <span key="wc" className="font-mono" data-testid="w2c-category">
+                      {w2c.category ?? "—"}
+                    </span>,
+                  ],
+                  [
+                    "Correct answer",
+                    <span key="wa" className="font-mono">
+                      {String(w2c.correctAnswer ?? "—")}
+                    </span>,
+                  ],
+                  [
+                    "Held-out param",
+                    <span key="wh" className="font-mono">
+                      {String(w2c.heldOutParam ?? "none")}
+                    </span>,
+                  ],
+                ] as [string, React.ReactNode][])
+              : []),
+          ]}
+        />
+        {t.reread.params !== undefined ? (
+          <details className="mt-3 text-sm">
+            <summary className="cursor-pointer text-xs font-medium text-slate-500 uppercase">
+              Parameters
+            </summary>
+            <div className="mt-1">
+              <SafeJsonBlock value={t.reread.params} maxChars={20_000} testId="params-json" />
+            </div>
+          </details>
+        ) : null}
+      </Card>
+
+      <Card title="Raw payload and original record">
+        <div className="space-y-2">
+          <details className="text-sm" data-testid="raw-details">
+            <summary className="cursor-pointer font-medium text-slate-700">
+              Raw provider payload{raw === undefined ? " (none: the record gave the response directly)" : ""}
+            </summary>
+            <div className="mt-2">
+              {raw !== undefined ? <SafeJsonBlock value={raw} testId="raw-json" /> : null}
+            </div>
+          </details>
+          <details className="text-sm" data-testid="original-details">
+            <summary className="cursor-pointer font-medium text-slate-700">
+              Original record, formatted ({t.original.bytes.toLocaleString("en-US")} bytes
+              {w2c ? "; a When2Call line, shared by its four answers" : ""})
+            </summary>
+            <div className="mt-2">
+              {t.original.parseError === null ? (
+                <SafeJsonBlock value={t.original.parsed} testId="original-json" />
+              ) : (
+                <p className="text-sm text-amber-900">
+                  It does not parse as JSON here: {t.original.parseError}
+                </p>
+              )}
+            </div>
+          </details>
+          <details className="text-sm" data-testid="original-text-details">
+            <summary className="cursor-pointer font-medium text-slate-700">
+              Original record, as stored
+              {t.original.binary ? " (not UTF-8: shown with replacement characters)" : ""}
+            </summary>
+            <div className="mt-2">
+              <pre
+                className="max-h-[32rem] overflow-auto rounded border border-slate-200 bg-slate-50 p-3 font-mono text-xs [overflow-wrap:anywhere] whitespace-pre-wrap"
+                data-testid="original-text"
+              >
+                {breakable(
+                  t.original.text.length > 64_000 ? t.original.text.slice(0, 64_000) : t.original.text,
+                )}
+              </pre>
+              {t.original.text.length > 64_000 ? (
+                <CutNote>{`shown to 64,000 of ${t.original.text.length.toLocaleString("en-US")} characters`}</CutNote>
+              ) : null}
+            </div>
+          </details>
+          <details className="text-sm">
+            <summary className="cursor-pointer font-medium text-slate-700">
+              Normalized response (what was scored)
+            </summary>
+            <div className="mt-2">
+              <SafeJsonBlock value={t.response} testId="response-json" />
+            </div>
+          </details>
+        </div>
+      </Card>
+    </div>
+  );
+}
