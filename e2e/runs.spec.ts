@@ -152,7 +152,7 @@ test.describe("a run", () => {
   test("moves through the rows with j/k and opens one with Enter; / focuses the search", async ({ page }) => {
     const run = new RunPage(page);
     await run.goto(TERN);
-    await expect(page.getByTestId("run-keys")).toHaveAttribute("data-ready", "true");
+    await expect(page.getByTestId("run-keys-button")).toHaveAttribute("data-ready", "yes");
     await page.keyboard.press("j");
     await page.keyboard.press("j");
     await expect(run.rows.nth(1)).toHaveAttribute("data-active", "true");
@@ -163,7 +163,7 @@ test.describe("a run", () => {
     await page.keyboard.press("Enter");
     await expect(page).toHaveURL(new RegExp(`${(href ?? "").split("?")[0]}`));
     await page.goBack();
-    await expect(page.getByTestId("run-keys")).toHaveAttribute("data-ready", "true");
+    await expect(page.getByTestId("run-keys-button")).toHaveAttribute("data-ready", "yes");
     await page.keyboard.press("/");
     await expect(page.getByTestId("filter-q")).toBeFocused();
   });

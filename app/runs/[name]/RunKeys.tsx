@@ -1,9 +1,10 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
+import { type KeyHelp, KeysHelp } from "@/app/_components/KeysHelp";
 import { isTyping } from "@/app/_components/keyboard";
 
-const KEYS: { key: string; does: string }[] = [
+const KEYS: KeyHelp[] = [
   { key: "j / k", does: "move down / up the traces" },
   { key: "Enter or o", does: "open the highlighted trace" },
   { key: "n / p", does: "next / previous page" },
@@ -70,43 +71,12 @@ export function RunKeys() {
   }, [active]);
 
   return (
-    <>
-      <button
-        type="button"
-        onClick={() => dialog.current?.showModal()}
-        className="rounded border border-slate-300 bg-white px-2 py-1 text-xs text-slate-600 hover:bg-slate-50"
-        aria-label="Keyboard shortcuts"
-        data-testid="run-keys"
-        data-ready={ready ? "true" : undefined}
-      >
-        Keys <kbd className="font-mono">?</kbd>
-      </button>
-      <dialog
-        ref={dialog}
-        className="m-auto w-[24rem] rounded-lg p-0 shadow-xl backdrop:bg-slate-900/40"
-        data-testid="run-keys-dialog"
-      >
-        <div className="p-4">
-          <h2 className="mb-2 font-semibold">Keyboard</h2>
-          <dl className="grid grid-cols-[7rem_1fr] gap-y-1 text-sm">
-            {KEYS.map((k) => (
-              <div key={k.key} className="contents">
-                <dt>
-                  <kbd className="rounded border border-slate-300 bg-slate-50 px-1 font-mono text-xs">
-                    {k.key}
-                  </kbd>
-                </dt>
-                <dd className="text-slate-700">{k.does}</dd>
-              </div>
-            ))}
-          </dl>
-          <form method="dialog" className="mt-3 text-right">
-            <button type="submit" className="rounded border border-slate-300 px-3 py-1 text-sm">
-              Close
-            </button>
-          </form>
-        </div>
-      </dialog>
-    </>
+    <KeysHelp
+      ref={dialog}
+      keys={KEYS}
+      ready={ready}
+      onOpen={() => dialog.current?.showModal()}
+      testId="run-keys"
+    />
   );
 }
