@@ -30,6 +30,9 @@ export function databasePath(): string {
 export function openDb(path: string): Db {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const sqlite = new Database(path);
+  // 16 KiB pages for a new database (an existing one keeps its own): a trace row with its original
+  // line is 1-2 KB, and bigger pages cut the per-page work of writing them by about a quarter.
+  sqlite.pragma("page_size = 16384");
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("busy_timeout = 10000");
   sqlite.pragma("foreign_keys = ON");

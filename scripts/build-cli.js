@@ -8,8 +8,13 @@ import { build } from "esbuild";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 await build({
-  entryPoints: [join(root, "lib", "cli", "main.ts")],
-  outfile: join(root, "dist", "cli.mjs"),
+  // The CLI, and the writer thread `assumeprobe ingest` starts beside it (db/queries/threadedIngestStore.ts).
+  entryPoints: {
+    cli: join(root, "lib", "cli", "main.ts"),
+    "ingest-writer": join(root, "db", "queries", "ingestWriterThread.ts"),
+  },
+  outdir: join(root, "dist"),
+  outExtension: { ".js": ".mjs" },
   bundle: true,
   platform: "node",
   format: "esm",

@@ -5,6 +5,11 @@ import type { Db } from "../client";
 import { getProbe, saveProbe } from "./probes";
 import { resetTagCache, tagId } from "./tags";
 
+/** The writing half of the store: one transaction per batch of traces and errors. */
+export interface TraceWriter {
+  write(batchId: number, traces: PreparedTrace[], errors: PreparedError[]): WriteOutcome[];
+}
+
 interface RunRow {
   id: number;
   name: string;
@@ -16,6 +21,43 @@ interface RunRow {
  * one transaction per batch of records, so a killed ingest leaves whole batches or nothing.
  */
 export function createIngestStore(db: Db): IngestStore {
+  const writer = createTraceWriter(db);
+  const s = db.sqlite;
+  const beginBatch = s
+    .prepare("INSERT INTO ingest_batches(origin, files) VALUES (?, ?) RETURNING id")
+    .pluck();
+  const finishBatch =
+    s.prepare(`UPDATE ingest_batches SET status = ?, records = ?, ingested = ?, duplicates = ?, rejected = ?,
+      finished_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ?`);
+  return {
+    probe(id: string) {
+      const p = getProbe(db, id);
+      return p ? { probe: p.probe, version: p.version } : undefined;
+    },
+    saveProbe(probe: Probe, origin: string) {
+      return saveProbe(db, probe, origin);
+    },
+    beginBatch(origin: string, files: string[]) {
+      return beginBatch.get(origin, JSON.stringify(files)) as number;
+    },
+    write(batchId, traces, errors) {
+      return writer.write(batchId, traces, errors);
+    },
+    finishBatch(batchId: number, summary: IngestSummary, status: "done" | "failed") {
+      finishBatch.run(
+        status,
+        summary.records,
+        summary.ingested,
+        summary.duplicates,
+        summary.rejected,
+        batchId,
+      );
+    },
+  };
+}
+
+/** Writes batches of stored traces and errors, each batch in one transaction. */
+export function createTraceWriter(db: Db): TraceWriter {
   const s = db.sqlite;
   const q = {
     runByName: s.prepare("SELECT id, name, model FROM runs WHERE name = ?"),
@@ -26,7 +68,12 @@ export function createIngestStore(db: Db): IngestStore {
       source, line, form, model, payload_model, started_at, latency_ms, gate, labels, result, response, recorded, human, original)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     existingHash: s.prepare("SELECT hash FROM traces WHERE run_id = ? AND identity = ?").pluck(),
-    insertTag: s.prepare("INSERT OR IGNORE INTO trace_tags(run_id, tag_id, trace_id) VALUES (?, ?, ?)"),
+    // One statement per (run, probe, tag) and batch: the trace ids come as a JSON array in
+    // ascending order, so rows append to the end of each tag's range. OR IGNORE, and `changes`,
+    // count exactly the rows that were new, as one insert per row would.
+    insertTags: s.prepare(
+      "INSERT OR IGNORE INTO trace_tags(run_id, tag_id, trace_id) SELECT ?, ?, value FROM json_each(?)",
+    ),
     insertSearch: s.prepare("INSERT INTO trace_search(rowid, body) VALUES (?, ?)"),
     addCount: s.prepare(`INSERT INTO run_counts(run_id, probe_id, tag_id, n) VALUES (?, ?, ?, ?)
       ON CONFLICT(run_id, probe_id, tag_id) DO UPDATE SET n = n + excluded.n`),
@@ -41,10 +88,6 @@ export function createIngestStore(db: Db): IngestStore {
       "UPDATE runs SET rejected_count = (SELECT count(*) FROM ingest_errors WHERE run_id = ?) WHERE id = ?",
     ),
     dropStaleError: s.prepare("DELETE FROM ingest_errors WHERE run_id = ? AND source = ? AND line = ?"),
-    beginBatch: s.prepare("INSERT INTO ingest_batches(origin, files) VALUES (?, ?) RETURNING id").pluck(),
-    finishBatch:
-      s.prepare(`UPDATE ingest_batches SET status = ?, records = ?, ingested = ?, duplicates = ?, rejected = ?,
-      finished_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ?`),
   };
   const runs = new Map<string, RunRow>();
   /** Sources with stored errors: only their lines can hold a stale rejection. */
@@ -63,7 +106,8 @@ export function createIngestStore(db: Db): IngestStore {
     // Another process may have created or pinned runs since the last batch.
     runs.clear();
     const outcomes: WriteOutcome[] = [];
-    const counts = new Map<string, { runId: number; probeId: string; tagId: number; n: number }>();
+    /** Trace ids per (run, probe) and tag, in insertion (ascending id) order. */
+    const tagged = new Map<string, { runId: number; probeId: string; byTag: Map<number, number[]> }>();
     const runTotals = new Map<
       number,
       { n: number; mismatch: number; first: string | null; last: string | null }
@@ -102,7 +146,7 @@ export function createIngestStore(db: Db): IngestStore {
         t.payloadModel,
         t.startedAt,
         t.latencyMs,
-        t.score.gate.verdict,
+        t.gate,
         t.labels,
         t.result,
         t.response,
@@ -126,19 +170,22 @@ export function createIngestStore(db: Db): IngestStore {
           touchedForErrors.add(defaultRun.id);
         }
       }
+      const rp = `${run.id}\u0000${t.probeId}`;
+      let group = tagged.get(rp);
+      if (!group) {
+        group = { runId: run.id, probeId: t.probeId, byTag: new Map() };
+        tagged.set(rp, group);
+      }
       for (const name of t.tags) {
         const id = tagId(db, name);
-        // A tag named twice is one trace_tags row: count it once, so run_counts match them.
-        if (q.insertTag.run(run.id, id, traceId).changes === 0) continue;
-        const key = `${run.id}\u0000${t.probeId}\u0000${id}`;
-        const c = counts.get(key);
-        if (c) c.n++;
-        else counts.set(key, { runId: run.id, probeId: t.probeId, tagId: id, n: 1 });
+        const ids = group.byTag.get(id);
+        if (ids) ids.push(traceId);
+        else group.byTag.set(id, [traceId]);
       }
       if (t.search) q.insertSearch.run(traceId, t.search);
       const tot = runTotals.get(run.id) ?? { n: 0, mismatch: 0, first: null, last: null };
       tot.n++;
-      if (t.score.flags.includes("model_mismatch")) tot.mismatch++;
+      if (t.modelMismatch) tot.mismatch++;
       if (t.startedAt) {
         if (tot.first === null || t.startedAt < tot.first) tot.first = t.startedAt;
         if (tot.last === null || t.startedAt > tot.last) tot.last = t.startedAt;
@@ -146,7 +193,13 @@ export function createIngestStore(db: Db): IngestStore {
       runTotals.set(run.id, tot);
       outcomes.push("ingested");
     }
-    for (const c of counts.values()) q.addCount.run(c.runId, c.probeId, c.tagId, c.n);
+    for (const g of tagged.values()) {
+      for (const [id, ids] of g.byTag) {
+        // A tag named twice is one trace_tags row: count it once, so run_counts match them.
+        const n = q.insertTags.run(g.runId, id, JSON.stringify(ids)).changes;
+        if (n > 0) q.addCount.run(g.runId, g.probeId, id, n);
+      }
+    }
     for (const [runId, t] of runTotals) {
       q.updateRun.run(t.n, t.mismatch, t.first, t.first, t.first, t.last, t.last, t.last, runId);
     }
@@ -161,16 +214,6 @@ export function createIngestStore(db: Db): IngestStore {
   });
 
   return {
-    probe(id: string) {
-      const p = getProbe(db, id);
-      return p ? { probe: p.probe, version: p.version } : undefined;
-    },
-    saveProbe(probe: Probe, origin: string) {
-      return saveProbe(db, probe, origin);
-    },
-    beginBatch(origin: string, files: string[]) {
-      return q.beginBatch.get(origin, JSON.stringify(files)) as number;
-    },
     write(batchId, traces, errors) {
       try {
         return writeTx(batchId, traces, errors);
@@ -180,16 +223,6 @@ export function createIngestStore(db: Db): IngestStore {
         resetTagCache(db);
         throw e;
       }
-    },
-    finishBatch(batchId: number, summary: IngestSummary, status: "done" | "failed") {
-      q.finishBatch.run(
-        status,
-        summary.records,
-        summary.ingested,
-        summary.duplicates,
-        summary.rejected,
-        batchId,
-      );
     },
   };
 }

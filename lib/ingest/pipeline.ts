@@ -69,6 +69,11 @@ export interface IngestStore {
   beginBatch(origin: string, files: string[]): number;
   /** Writes traces and errors in one transaction; one outcome per trace, in order. */
   write(batchId: number, traces: PreparedTrace[], errors: PreparedError[]): WriteOutcome[];
+  /**
+   * Optional: the same write done elsewhere (a writer thread), so the next batch is read and scored
+   * while this one is written. Batches are written in the order they are handed over.
+   */
+  writeAsync?(batchId: number, traces: PreparedTrace[], errors: PreparedError[]): Promise<WriteOutcome[]>;
   finishBatch(batchId: number, summary: IngestSummary, status: "done" | "failed"): void;
 }
 
@@ -109,41 +114,85 @@ export async function ingestSources(
 
   let traces: PreparedTrace[] = [];
   let errors: PreparedError[] = [];
+  /** Bad records of the batch being gathered: listed when the batch is settled, as they always were. */
+  let readErrors: IngestError[] = [];
   let lastFlush = Date.now();
 
-  const reportError = (e: IngestError) => {
-    summary.rejected++;
+  const listError = (e: IngestError) => {
     if (summary.errors.length < MAX_REPORTED_ERRORS) summary.errors.push(e);
     else summary.errors_omitted = (summary.errors_omitted ?? 0) + 1;
   };
 
-  let writeFailed = false;
-  const flush = () => {
-    if (traces.length === 0 && errors.length === 0) return;
-    let outcomes: WriteOutcome[];
-    try {
-      outcomes = store.write(batchId, traces, errors);
-    } catch (e) {
-      writeFailed = true;
-      throw e;
-    }
-    for (let i = 0; i < traces.length; i++) {
+  /** Counts a batch's outcomes: its bad records first, then what the store turned down. */
+  const settle = (batch: PreparedTrace[], badRecords: IngestError[], outcomes: WriteOutcome[]) => {
+    for (const e of badRecords) listError(e);
+    for (let i = 0; i < batch.length; i++) {
       const o = outcomes[i];
-      const t = traces[i];
+      const t = batch[i];
       if (o === "ingested") {
         summary.ingested++;
         perRun.set(t.runName, (perRun.get(t.runName) ?? 0) + 1);
       } else if (o === "duplicate") summary.duplicates++;
-      else reportError({ file: t.file, line: t.line, reason: o.rejected });
+      else {
+        summary.rejected++;
+        listError({ file: t.file, line: t.line, reason: o.rejected });
+      }
     }
+  };
+
+  let writeFailed = false;
+  /** The batch being written by `store.writeAsync`: it settles to the write's error, or null. */
+  let pending: Promise<unknown> | null = null;
+  /** Bad records of batches handed over but not settled (listed if a write fails first). */
+  const unsettled = new Set<IngestError[]>();
+  const drain = async () => {
+    if (!pending) return;
+    const p = pending;
+    pending = null;
+    const failure = await p;
+    if (failure) throw failure;
+  };
+  const flush = async () => {
+    if (traces.length === 0 && errors.length === 0) return;
+    const batch = traces;
+    const batchErrors = errors;
+    const badRecords = readErrors;
     traces = [];
     errors = [];
+    readErrors = [];
     lastFlush = Date.now();
+    if (!store.writeAsync) {
+      let outcomes: WriteOutcome[];
+      try {
+        outcomes = store.write(batchId, batch, batchErrors);
+      } catch (e) {
+        writeFailed = true;
+        for (const r of badRecords) listError(r);
+        throw e;
+      }
+      settle(batch, badRecords, outcomes);
+      return;
+    }
+    // One batch in flight: wait for the previous write, then hand this one over and go on reading.
+    await drain();
+    unsettled.add(badRecords);
+    pending = store.writeAsync(batchId, batch, batchErrors).then(
+      (outcomes) => {
+        unsettled.delete(badRecords);
+        settle(batch, badRecords, outcomes);
+        return null;
+      },
+      (e: unknown) => {
+        writeFailed = true;
+        return e ?? new Error("the write failed");
+      },
+    );
   };
 
   const reject = (src: IngestSource, defaultRun: string, rec: SplitRecord, reason: string) => {
     errors.push(prepareError(defaultRun, src.file, src.name, rec.line, reason, rec.bytes));
-    reportError({ file: src.file, line: rec.line, reason });
+    summary.rejected++;
+    readErrors.push({ file: src.file, line: rec.line, reason });
   };
 
   const acceptRecord = (
@@ -182,6 +231,7 @@ export async function ingestSources(
         source: src.name,
         line: rec.line,
         bytes: rec.bytes,
+        text: rec.text,
       }),
     );
   };
@@ -216,31 +266,37 @@ export async function ingestSources(
           duplicates: summary.duplicates,
           rejected: summary.rejected,
         });
-      const take = (recs: SplitRecord[]) => {
+      const take = async (recs: SplitRecord[]) => {
         for (const rec of recs) {
           summary.records++;
           if (rec.error !== undefined) reject(src, defaultRun, rec, rec.error);
           else if (options.format === "when2call") handleWhen2Call(src, defaultRun, rec);
           else acceptRecord(src, defaultRun, rec, rec.value);
-          if (traces.length + errors.length >= batchSize) flush();
+          if (traces.length + errors.length >= batchSize) await flush();
         }
         if (Date.now() - lastFlush > 500) {
-          flush();
+          await flush();
           progress();
         }
       };
       for await (const chunk of src.stream) {
         bytes += (chunk as Buffer).length;
-        take(splitter.push(chunk as Buffer));
+        await take(splitter.push(chunk as Buffer));
       }
-      take(splitter.end());
-      flush();
+      await take(splitter.end());
+      await flush();
+      await drain();
       progress();
     }
   } catch (e) {
     status = "failed";
     // A read error keeps what was read before it; a failed write is not tried again.
-    if (!writeFailed) flush();
+    if (!writeFailed) {
+      await flush();
+      await drain();
+    }
+    for (const bad of unsettled) for (const r of bad) listError(r);
+    for (const r of readErrors) listError(r);
     throw e;
   } finally {
     summary.runs = [...perRun].map(([name, ingested]) => ({ name, ingested }));

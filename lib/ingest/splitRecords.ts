@@ -16,6 +16,8 @@ export interface SplitRecord {
   bytes: Buffer;
   /** The parsed value, when it parsed. */
   value?: unknown;
+  /** `bytes` decoded as UTF-8 (what was parsed), when the record is one line. */
+  text?: string;
   /** Why the record is rejected, when it is. */
   error?: string;
   /** Byte offset in the source just past this record's last line (its line ending included). */
@@ -158,7 +160,13 @@ export class RecordSplitter {
     if (isBlank(content)) return;
     const parsed = tryParse(content);
     if (parsed.ok) {
-      out.push({ line: this.lineNo, bytes: content, value: parsed.value, end: this.offset });
+      out.push({
+        line: this.lineNo,
+        bytes: content,
+        value: parsed.value,
+        text: parsed.text,
+        end: this.offset,
+      });
       return;
     }
     if (content[0] === BRACE) {
@@ -236,9 +244,10 @@ function endsWithBrace(b: Buffer): boolean {
   return false;
 }
 
-function tryParse(b: Buffer): { ok: true; value: unknown } | { ok: false; error: string } {
+function tryParse(b: Buffer): { ok: true; value: unknown; text: string } | { ok: false; error: string } {
   try {
-    return { ok: true, value: JSON.parse(b.toString("utf8")) };
+    const text = b.toString("utf8");
+    return { ok: true, value: JSON.parse(text), text };
   } catch (e) {
     return { ok: false, error: (e as Error).message };
   }

@@ -23,6 +23,34 @@ export const tag = {
   all: () => "all",
 };
 
+/** Tag names by prefix, field and value: ingest builds the same few dozen names millions of times. */
+const pairs = new Map<string, Map<string, Map<string, [string, string]>>>();
+let cachedPairs = 0;
+
+/** `prefix:field=value` and its "any field" twin `prefix:*=value`. */
+function fieldTagPair(prefix: string, field: string, value: string): [string, string] {
+  let byField = pairs.get(prefix);
+  if (!byField) {
+    byField = new Map();
+    pairs.set(prefix, byField);
+  }
+  let byValue = byField.get(field);
+  if (!byValue) {
+    byValue = new Map();
+    byField.set(field, byValue);
+  }
+  let pair = byValue.get(value);
+  if (!pair) {
+    pair = [`${prefix}:${field}=${value}`, `${prefix}:${ANY_FIELD}=${value}`];
+    // Field names come from probes (When2Call has hundreds): cache a bounded number.
+    if (cachedPairs < 50_000) {
+      byValue.set(value, pair);
+      cachedPairs++;
+    }
+  }
+  return pair;
+}
+
 export function traceTags(
   probeId: string,
   score: TraceScore,
@@ -30,30 +58,36 @@ export function traceTags(
   recorded: Readonly<Record<string, string>> | undefined,
 ): string[] {
   const tags = [tag.probe(probeId), tag.gate(score.gate.verdict)];
-  for (const [field, f] of Object.entries(score.fields)) {
-    tags.push(tag.label(field, f.label));
-    if (f.reasons) for (const r of f.reasons) tags.push(tag.reason(field, r));
-    for (const fl of f.flags) tags.push(tag.fieldFlag(field, fl));
+  // "Any field" tags: one per distinct value, so runs whose probes name different fields
+  // (When2Call has a hundred) can still be filtered by label, reason or agreement. Built beside
+  // each per-field tag, in the order those come.
+  const any: string[] = [];
+  const perField = (prefix: string, field: string, value: string) => {
+    const [t, a] = fieldTagPair(prefix, field, value);
+    tags.push(t);
+    if (!any.includes(a)) any.push(a);
+  };
+  for (const field of Object.keys(score.fields)) {
+    const f = score.fields[field];
+    perField("l", field, f.label);
+    if (f.reasons) for (const r of f.reasons) perField("r", field, r);
+    for (const fl of f.flags) perField("ff", field, fl);
     const h = human?.[field];
     if (h !== undefined) {
-      tags.push(tag.human(field, h.toUpperCase() === f.label), tag.humanLabel(field, h.toUpperCase()));
+      const hu = h.toUpperCase();
+      perField("h", field, hu === f.label ? "agree" : "disagree");
+      perField("hl", field, hu);
     }
     const rec = recorded?.[field];
-    if (rec !== undefined) tags.push(tag.recorded(field, rec.toUpperCase() === f.label));
+    if (rec !== undefined) perField("rec", field, rec.toUpperCase() === f.label ? "agree" : "disagree");
   }
   for (const fl of score.flags) tags.push(tag.flag(fl));
   if (score.side_effect) {
-    for (const [field, f] of Object.entries(score.side_effect.fields)) {
-      tags.push(tag.sideEffect(field, f.label));
-      for (const fl of f.flags) tags.push(tag.fieldFlag(field, fl));
+    const se = score.side_effect.fields;
+    for (const field of Object.keys(se)) {
+      perField("se", field, se[field].label);
+      for (const fl of se[field].flags) perField("ff", field, fl);
     }
-  }
-  // "Any field" tags: one per distinct value, so runs whose probes name different fields
-  // (When2Call has a hundred) can still be filtered by label, reason or agreement.
-  const any = new Set<string>();
-  for (const t of tags) {
-    const p = parseTag(t);
-    if (p?.field != null) any.add(`${t.slice(0, t.indexOf(":") + 1)}${ANY_FIELD}=${p.value}`);
   }
   for (const a of any) tags.push(a);
   return [...new Set(tags)];

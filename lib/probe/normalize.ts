@@ -264,6 +264,19 @@ export function normalizePayload(payload: unknown): NormalizedPayload {
 }
 
 /**
+ * `normalizePayload(payload).model`, without reading the text and calls: for a `raw` kept for
+ * display beside an explicit `response`, only the model it names matters.
+ */
+export function payloadModelOf(payload: unknown): string | null {
+  const v = typeof payload === "string" && payload.trimStart().startsWith("{") ? parseJson(payload) : payload;
+  if (!isRecord(v)) return null;
+  const model = typeof v.model === "string" && v.model !== "" ? v.model : null;
+  if (model === null || providerReader(v)) return model;
+  if (!["text", "tool_call", "tool_calls"].some((k) => Object.hasOwn(v, k))) return null;
+  return "error" in normalizeExplicit(v) ? null : model;
+}
+
+/**
  * An explicit `response` (or the seed's trace shape), scored as given: `tool_call` (one, kept
  * even when falsy) wins over `tool_calls`; entries are kept exactly, except that an OpenAI
  * `{type: "function", function: {...}}` entry becomes `{name, arguments}`. No fence recovery.

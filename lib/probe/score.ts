@@ -71,15 +71,61 @@ function describeValue(v: unknown): string {
   return `a ${typeof v}`;
 }
 
+/** JSON's whitespace: space, tab, line feed, carriage return. */
+function isJsonSpace(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+}
+
+/**
+ * True for text that JSON.parse certainly rejects, judged from its ends: an object must close
+ * with `}` and open a key (or close) right after `{`; an array must close with `]`; a string
+ * with `"`; anything else must start like a number or a literal. Broken arguments are mostly
+ * cut off or Python dicts, and a thrown SyntaxError costs tens of microseconds, far more than
+ * scoring a trace: this answers those without the throw. It never rejects valid JSON.
+ */
+function cannotBeJson(s: string): boolean {
+  let i = 0;
+  let j = s.length - 1;
+  while (i <= j && isJsonSpace(s.charCodeAt(i))) i++;
+  while (j >= i && isJsonSpace(s.charCodeAt(j))) j--;
+  if (i > j) return true;
+  const first = s.charCodeAt(i);
+  const last = s.charCodeAt(j);
+  switch (first) {
+    case 0x7b: {
+      // {
+      if (last !== 0x7d || i === j) return true;
+      let k = i + 1;
+      while (k < j && isJsonSpace(s.charCodeAt(k))) k++;
+      const next = s.charCodeAt(k);
+      return next !== 0x22 && next !== 0x7d; // " or }
+    }
+    case 0x5b: // [
+      return last !== 0x5d || i === j;
+    case 0x22: // "
+      return last !== 0x22 || i === j;
+    case 0x2d: // -
+    case 0x74: // t
+    case 0x66: // f
+    case 0x6e: // n
+      return false;
+    default:
+      return first < 0x30 || first > 0x39;
+  }
+}
+
+const UNPARSABLE = "arguments are a string that does not parse as JSON";
+
 /** Rule 2: falsy arguments are `{}`; a string that is not JSON, or any other non-object, is ERROR. */
 export function readArguments(raw: unknown): ReadArgs {
   let v = raw;
   if (typeof v === "string") {
     if (v === "") return NO_ARGS;
+    if (cannotBeJson(v)) return { ok: false, error: UNPARSABLE };
     try {
       v = JSON.parse(v);
     } catch {
-      return { ok: false, error: "arguments are a string that does not parse as JSON" };
+      return { ok: false, error: UNPARSABLE };
     }
   }
   if (isFalsy(v)) return NO_ARGS;
@@ -167,6 +213,22 @@ function callName(call: Record<string, unknown>): string | null {
   return typeof n === "string" && n !== "" ? n : null;
 }
 
+/** A recorded label (any case) that differs from ours, for a field we scored. */
+function recordedDiffers(
+  recorded: Readonly<Record<string, string>>,
+  fields: Record<string, FieldScore>,
+): boolean {
+  // Object.keys, not Object.entries: the same own keys in the same order, without an array per key.
+  for (const f of Object.keys(recorded)) {
+    const ours = fields[f];
+    if (!ours) continue;
+    const label = recorded[f];
+    // Our labels are upper-case: an exact match needs no upper-casing.
+    if (ours.label !== label && ours.label !== String(label).toUpperCase()) return true;
+  }
+  return false;
+}
+
 /**
  * Scores every probed field of one normalized trace by DESIGN.md's rules, with the evidence,
  * the trace flags and the gate verdict. Pure: the CLI, the server and the tests all call it.
@@ -177,7 +239,7 @@ export function scoreTrace(trace: TraceInput, probe: Probe | CompiledProbe): Tra
   const text = response.text ? response.text.toLowerCase() : "";
   const calls = response.tool_calls;
   const first = calls.length > 0 ? calls[0] : undefined;
-  const flags: TraceFlag[] = [];
+  let wrongTool = false;
 
   let fields: Record<string, FieldScore>;
   let called = false;
@@ -211,7 +273,7 @@ export function scoreTrace(trace: TraceInput, probe: Probe | CompiledProbe): Tra
         fields[f] = { label: asked ? "ASK" : "DRIFT", flags: [] };
       }
     } else {
-      if (name === null || name !== p.toolName) flags.push("wrong_tool");
+      wrongTool = name === null || name !== p.toolName;
       mutating = (name !== null ? p.mutatingByTool.get(name) : undefined) ?? true;
       argumentsError = !read.ok;
       fields = scoreArgs(read, p);
@@ -233,25 +295,19 @@ export function scoreTrace(trace: TraceInput, probe: Probe | CompiledProbe): Tra
     side = { fields: sideFields };
   }
 
-  // Trace flags, in DESIGN.md's order (wrong_tool was pushed above, after these three).
-  const lead: TraceFlag[] = [];
+  // Trace flags, in DESIGN.md's order.
+  const flags: TraceFlag[] = [];
   if (called && !isClarify && (text.includes("?") || containsAny(text, p.anyAskTerms)))
-    lead.push("ask_and_call");
-  let truthyCalls = 0;
-  for (const c of calls) if (!isFalsy(c)) truthyCalls++;
-  if (truthyCalls > 1) lead.push("multi_call");
-  if (response.fenced) lead.push("fenced");
-  flags.unshift(...lead);
-  if (trace.model && isModelMismatch(trace.model.pinned, trace.model.payload)) flags.push("model_mismatch");
-  if (trace.recorded) {
-    for (const [f, label] of Object.entries(trace.recorded)) {
-      const ours = fields[f];
-      if (ours && ours.label !== String(label).toUpperCase()) {
-        flags.push("recorded_mismatch");
-        break;
-      }
-    }
+    flags.push("ask_and_call");
+  if (calls.length > 1) {
+    let truthyCalls = 0;
+    for (const c of calls) if (!isFalsy(c)) truthyCalls++;
+    if (truthyCalls > 1) flags.push("multi_call");
   }
+  if (response.fenced) flags.push("fenced");
+  if (wrongTool) flags.push("wrong_tool");
+  if (trace.model && isModelMismatch(trace.model.pinned, trace.model.payload)) flags.push("model_mismatch");
+  if (trace.recorded && recordedDiffers(trace.recorded, fields)) flags.push("recorded_mismatch");
 
   const facts = trace.world_state ? { ...p.facts, ...trace.world_state } : p.facts;
   const gate = decideGate({ called, mutating, argumentsError, requires: p.requires, facts });

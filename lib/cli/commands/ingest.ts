@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { createIngestStore } from "../../../db/queries/ingestStore";
 import { getProbe } from "../../../db/queries/probes";
+import { createThreadedIngestStore } from "../../../db/queries/threadedIngestStore";
 import { type IngestFormat, type IngestSource, ingestSources } from "../../ingest/pipeline";
 import { checkReadable, openSource, SourceError, sourceName, sourceSize } from "../../ingest/readSource";
 import { DEFAULT_MAX_RECORD_BYTES } from "../../ingest/splitRecords";
@@ -73,6 +74,8 @@ export async function runIngest(files: string[], opts: IngestOptions): Promise<n
   }));
   const started = performance.now();
   const reporter = createProgressReporter(opts.progress && !opts.json && process.stderr.isTTY === true);
+  // Writes on a second thread, so reading and scoring overlap with SQLite (ASSUMEPROBE_INGEST_THREAD=0: one thread).
+  const threaded = createThreadedIngestStore(db);
   let summary: Awaited<ReturnType<typeof ingestSources>>;
   try {
     summary = await ingestSources(
@@ -85,7 +88,7 @@ export async function runIngest(files: string[], opts: IngestOptions): Promise<n
         maxRecordBytes: opts.maxRecordBytes,
         origin: "cli",
       },
-      createIngestStore(db),
+      threaded ?? createIngestStore(db),
       reporter.update,
     );
   } catch (e) {
@@ -97,6 +100,7 @@ export async function runIngest(files: string[], opts: IngestOptions): Promise<n
     return 2;
   } finally {
     reporter.stop();
+    await threaded?.close();
   }
   db.sqlite.pragma("optimize");
   printSummary(summary, (performance.now() - started) / 1000, opts.json === true);

@@ -1,0 +1,335 @@
+/**
+ * Server benchmark at a million traces (issues 4 and 5).
+ *
+ * 1. Generates 1,000,000 varied schedule_window traces in one run (labels, flags, gate verdicts,
+ *    texts from a Zipf vocabulary; bench/lib/generate.ts) and ingests them with the CLI into
+ *    /tmp/assumeprobe-bench/big.db (reused when it already holds the run with 1,000,000 traces).
+ * 2. Builds the dashboard into .next-bench (NEXT_DIST_DIR, so it never touches anyone's .next;
+ *    tsconfig.json, which Next rewrites for a new dist dir, is restored afterwards) and starts
+ *    `next start -H 127.0.0.1` on a free port with ASSUMEPROBE_DB pointing at that database.
+ * 3. Times each request over HTTP (until the whole body has arrived): 2 warm-ups, then 20
+ *    requests, and prints median and p95 per case: the overview `/`, the run page unfiltered,
+ *    filtered by label, by flag plus label, searched (`q=`, common and rare words), deeper pages
+ *    through the `after=` cursor, and the trace page `/traces/<id>` (20 different ids, without and
+ *    with a filter in the URL). Targets: p95 < 100 ms for run and trace pages, < 200 ms for `/`.
+ *
+ *   npm run bench:http
+ *   npx tsx bench/http.ts --no-build     # reuse .next-bench as built (after a first run)
+ *   npx tsx bench/http.ts --n 1000000 --requests 20
+ *
+ * The load average is printed with every figure: repeat when the 1-minute load is above ~1.5.
+ */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import Database from "better-sqlite3";
+import { traceLines, vocabWord } from "./lib/generate";
+import {
+  benchDir,
+  CLI,
+  ensureCliBundle,
+  fmt,
+  load,
+  loadIsHigh,
+  median,
+  percentile,
+  ROOT,
+  runNode,
+  writeLines,
+} from "./lib/util";
+
+const { values } = parseArgs({
+  options: {
+    n: { type: "string", default: "1000000" },
+    requests: { type: "string", default: "20" },
+    "no-build": { type: "boolean", default: false },
+    port: { type: "string" },
+  },
+});
+const N = Number(values.n);
+const REQUESTS = Number(values.requests);
+const RUN = "bench-1m";
+const DIST = ".next-bench";
+
+function traceCount(dbPath: string): number {
+  if (!existsSync(dbPath)) return 0;
+  const db = new Database(dbPath, { readonly: true, fileMustExist: true });
+  try {
+    const row = db.prepare("SELECT trace_count AS n FROM runs WHERE name = ?").get(RUN) as
+      | { n: number }
+      | undefined;
+    return row?.n ?? 0;
+  } catch {
+    return 0;
+  } finally {
+    db.close();
+  }
+}
+
+async function loadDatabase(dbPath: string): Promise<void> {
+  if (traceCount(dbPath) === N) {
+    console.log(`database: ${dbPath} already holds run ${RUN} with ${fmt(N)} traces (reused)`);
+    return;
+  }
+  const file = join(benchDir(), `big-${N}.jsonl`);
+  if (!existsSync(file)) {
+    const t0 = performance.now();
+    const bytes = writeLines(file, traceLines(N, { run: RUN, model: "tern-7b-instruct", seed: "big" }));
+    console.log(
+      `generated ${file}: ${fmt(N)} lines, ${fmt(bytes / 1e6)} MB in ${fmt((performance.now() - t0) / 1000)} s`,
+    );
+  }
+  for (const suffix of ["", "-wal", "-shm"]) rmSync(`${dbPath}${suffix}`, { force: true });
+  ensureCliBundle();
+  console.log(`ingesting ${file} into ${dbPath}  [${load()}]`);
+  const res = await runNode([CLI, "ingest", file, "--no-progress", "--json"], { ASSUMEPROBE_DB: dbPath });
+  if (res.code !== 0) throw new Error(`ingest exited ${res.code}: ${res.stderr.slice(0, 2000)}`);
+  console.log(
+    `  ${fmt(N)} records in ${fmt(res.seconds)} s (${fmt(N / res.seconds)} records/s, peak RSS ${
+      res.peakRssMb === null ? "?" : fmt(res.peakRssMb)
+    } MB)  [${load()}]`,
+  );
+  if (traceCount(dbPath) !== N) throw new Error("the database does not hold the run after ingest");
+}
+
+function build(): void {
+  if (values["no-build"] && existsSync(join(ROOT, DIST, "BUILD_ID"))) {
+    console.log(`build: reusing ${DIST}`);
+    return;
+  }
+  const tsconfig = join(ROOT, "tsconfig.json");
+  const before = readFileSync(tsconfig, "utf8");
+  console.log(`building the dashboard into ${DIST} (next build)  [${load()}]`);
+  const t0 = performance.now();
+  const r = spawnSync(
+    process.execPath,
+    [join(ROOT, "node_modules", "next", "dist", "bin", "next"), "build"],
+    {
+      cwd: ROOT,
+      env: { ...process.env, NEXT_DIST_DIR: DIST, NEXT_TELEMETRY_DISABLED: "1" },
+      encoding: "utf8",
+    },
+  );
+  // Next adds the new dist dir's types to tsconfig.json: put the file back as it was.
+  if (readFileSync(tsconfig, "utf8") !== before) writeFileSync(tsconfig, before);
+  if (r.status !== 0) throw new Error(`next build failed:\n${(r.stdout ?? "").slice(-3000)}\n${r.stderr}`);
+  console.log(`  built in ${fmt((performance.now() - t0) / 1000)} s`);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function startServer(dbPath: string, port: number): Promise<ChildProcess> {
+  const child = spawn(
+    process.execPath,
+    [
+      join(ROOT, "node_modules", "next", "dist", "bin", "next"),
+      "start",
+      "-H",
+      "127.0.0.1",
+      "-p",
+      String(port),
+    ],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        NEXT_DIST_DIR: DIST,
+        NEXT_TELEMETRY_DISABLED: "1",
+        ASSUMEPROBE_DB: dbPath,
+        ASSUMEPROBE_HOME: ROOT,
+        ASSUMEPROBE_TOKEN: "",
+        NODE_ENV: "production",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  let log = "";
+  child.stdout?.on("data", (d) => {
+    log += d;
+  });
+  child.stderr?.on("data", (d) => {
+    log += d;
+  });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`next start exited ${child.exitCode}:\n${log}`);
+    try {
+      const r = await fetch(`http://127.0.0.1:${port}/`);
+      await r.text();
+      if (r.ok) return child;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`next start did not answer within 60 s:\n${log}`);
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}
+
+interface Case {
+  name: string;
+  /** One URL per request (warm-ups first), or one URL for all. */
+  urls: string[];
+  target: number;
+}
+
+async function time(url: string): Promise<{ ms: number; status: number; bytes: number }> {
+  const t0 = performance.now();
+  const r = await fetch(url);
+  const body = await r.arrayBuffer();
+  return { ms: performance.now() - t0, status: r.status, bytes: body.byteLength };
+}
+
+/** Ids to page after and to open, spread over the run (and over a filter's matches). */
+function sampleIds(dbPath: string): { all: number[]; inject: number[]; ask: number[]; rareWord: string } {
+  const db = new Database(dbPath, { readonly: true, fileMustExist: true });
+  try {
+    const runId = (db.prepare("SELECT id FROM runs WHERE name = ?").get(RUN) as { id: number }).id;
+    const { lo, hi } = db
+      .prepare("SELECT min(id) AS lo, max(id) AS hi FROM traces WHERE run_id = ?")
+      .get(runId) as { lo: number; hi: number };
+    const spread = (k: number) =>
+      Array.from({ length: k }, (_, i) => Math.floor(lo + ((hi - lo) * (i + 0.5)) / k));
+    const tagged = (name: string, k: number) => {
+      const tagId = (db.prepare("SELECT id FROM tag_names WHERE name = ?").get(name) as { id: number }).id;
+      const next = db.prepare(
+        "SELECT trace_id FROM trace_tags WHERE run_id = ? AND tag_id = ? AND trace_id >= ? ORDER BY trace_id LIMIT 1",
+      );
+      return spread(k).map((at) => (next.get(runId, tagId, at) as { trace_id: number }).trace_id);
+    };
+    return {
+      all: spread(30),
+      inject: tagged("l:timezone=INJECT", 30),
+      ask: tagged("l:timezone=ASK", 30),
+      rareWord: vocabWord(3000),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+async function main(): Promise<void> {
+  console.log(`http benchmark  [${load()}]  node ${process.version}`);
+  const dbPath = join(benchDir(), "big.db");
+  await loadDatabase(dbPath);
+  console.log(`database: ${fmt(statSync(dbPath).size / 1e6)} MB`);
+  build();
+  const port = values.port ? Number(values.port) : await freePort();
+  const server = await startServer(dbPath, port);
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    const ids = sampleIds(dbPath);
+    const run = `${base}/runs/${encodeURIComponent(RUN)}`;
+    const same = (url: string) => Array.from({ length: REQUESTS + 2 }, () => url);
+    const each = (list: number[], f: (id: number) => string) => list.slice(0, REQUESTS + 2).map(f);
+    const cases: Case[] = [
+      { name: "overview /", urls: same(`${base}/`), target: 200 },
+      { name: "run page, unfiltered", urls: same(run), target: 100 },
+      { name: "run, label=INJECT (timezone)", urls: same(`${run}?field=timezone&label=INJECT`), target: 100 },
+      { name: "run, label=COPY (rare)", urls: same(`${run}?field=timezone&label=COPY`), target: 100 },
+      { name: "run, any field label=ERROR", urls: same(`${run}?field=*&label=ERROR`), target: 100 },
+      {
+        name: "run, flag=ask_and_call + label=INJECT",
+        urls: same(`${run}?field=timezone&label=INJECT&flag=ask_and_call`),
+        target: 100,
+      },
+      {
+        name: "run, flag=recorded_mismatch + label=OMIT",
+        urls: same(`${run}?field=timezone&label=OMIT&flag=recorded_mismatch`),
+        target: 100,
+      },
+      {
+        name: "run, flag=wrong_tool + label=ASK (empty)",
+        urls: same(`${run}?field=timezone&label=ASK&flag=wrong_tool`),
+        target: 100,
+      },
+      {
+        name: "run, gate=block + reason=bait",
+        urls: same(`${run}?field=timezone&gate=block&reason=bait`),
+        target: 100,
+      },
+      { name: "run, q=timezone (common)", urls: same(`${run}?q=timezone`), target: 100 },
+      { name: "run, q=tokyo", urls: same(`${run}?q=tokyo`), target: 100 },
+      { name: `run, q=${ids.rareWord} (rare)`, urls: same(`${run}?q=${ids.rareWord}`), target: 100 },
+      {
+        name: "run, q=timezone + label=ASK",
+        urls: same(`${run}?field=timezone&label=ASK&q=timezone`),
+        target: 100,
+      },
+      { name: "run, after= (20 depths)", urls: each(ids.all, (id) => `${run}?after=${id}`), target: 100 },
+      {
+        name: "run, label=INJECT after= (20 depths)",
+        urls: each(ids.inject, (id) => `${run}?field=timezone&label=INJECT&after=${id}`),
+        target: 100,
+      },
+      {
+        name: "run, q=timezone after= (20 depths)",
+        urls: each(ids.all, (id) => `${run}?q=timezone&after=${id}`),
+        target: 100,
+      },
+      { name: "run, before= (20 depths)", urls: each(ids.all, (id) => `${run}?before=${id}`), target: 100 },
+      { name: "trace page (20 ids)", urls: each(ids.all, (id) => `${base}/traces/${id}`), target: 100 },
+      {
+        name: "trace page, label=INJECT in URL",
+        urls: each(ids.inject, (id) => `${base}/traces/${id}?field=timezone&label=INJECT`),
+        target: 100,
+      },
+      {
+        name: "trace page, flag+label in URL",
+        urls: each(ids.inject, (id) => `${base}/traces/${id}?field=timezone&label=INJECT&flag=ask_and_call`),
+        target: 100,
+      },
+      {
+        name: "trace page, q=timezone in URL",
+        urls: each(ids.ask, (id) => `${base}/traces/${id}?q=timezone`),
+        target: 100,
+      },
+    ];
+    console.log(`\nserver on ${base}, ${REQUESTS} requests per case after 2 warm-ups  [${load()}]\n`);
+    const header = `${"case".padEnd(42)} ${"median".padStart(8)} ${"p95".padStart(8)} ${"max".padStart(8)} ${"KB".padStart(6)}  target  load`;
+    console.log(header);
+    console.log("-".repeat(header.length + 8));
+    const missed: string[] = [];
+    for (const c of cases) {
+      const times: number[] = [];
+      let bytes = 0;
+      for (let i = 0; i < c.urls.length; i++) {
+        const r = await time(c.urls[i]);
+        if (r.status !== 200) throw new Error(`${c.urls[i]} answered ${r.status}`);
+        if (i >= 2) {
+          times.push(r.ms);
+          bytes = r.bytes;
+        }
+      }
+      const p95 = percentile(times, 95);
+      const ok = p95 < c.target;
+      if (!ok) missed.push(c.name);
+      console.log(
+        `${c.name.padEnd(42)} ${fmt(median(times), 1).padStart(8)} ${fmt(p95, 1).padStart(8)} ${fmt(
+          Math.max(...times),
+          1,
+        ).padStart(
+          8,
+        )} ${fmt(bytes / 1024).padStart(6)}  <${c.target} ${ok ? "ok " : "MISS"}  ${load().slice(5)}`,
+      );
+    }
+    console.log(
+      `\n${missed.length === 0 ? "every case met its target" : `missed: ${missed.join("; ")}`}  [${load()}]`,
+    );
+    if (loadIsHigh()) console.log("note: the 1-minute load is high; figures may be high, repeat later");
+  } finally {
+    server.kill("SIGTERM");
+  }
+}
+
+await main();

@@ -1,0 +1,151 @@
+/**
+ * Ingest benchmark (issue 3).
+ *
+ * Generates a 200,000-line trace file (schedule_window, one run, a realistic mix of shapes and
+ * labels; see bench/lib/generate.ts) and, in the same run, measures records per second and peak
+ * RSS for
+ *   (a) our ingest: `node bin/assumeprobe.js ingest FILE --no-progress --json` into a fresh
+ *       temporary database (the bundled CLI, as installed), and
+ *   (b) the bare baseline issue 3 defines (bench/lib/baseline-ingest.mjs: read lines,
+ *       JSON.parse, one prepared insert of the raw line and four columns per line into a table
+ *       with no index but the primary key, 5,000 lines per transaction, WAL, synchronous NORMAL),
+ * then prints both rates and the ratio. Target: ours >= 0.5x the baseline (goal 0.7x).
+ * Peak RSS is the child's own, from /usr/bin/time -v (or a preload printing resourceUsage().maxRSS).
+ *
+ *   npm run bench:ingest                          # 200,000 lines, ours then baseline, twice
+ *   npx tsx bench/ingest.ts --lines 200000 --repeat 2
+ *   npx tsx bench/ingest.ts --gb 1                # a ~1 GB file: our peak RSS (target < 300 MB)
+ *
+ * Files and databases go to /tmp/assumeprobe-bench/ (the generated file is reused when present).
+ * The load average is printed with every figure: repeat when the 1-minute load is above ~1.5.
+ */
+import { existsSync, mkdirSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { traceLines } from "./lib/generate";
+import { benchDir, CLI, ensureCliBundle, fmt, load, loadIsHigh, ROOT, runNode, writeLines } from "./lib/util";
+
+const { values } = parseArgs({
+  options: {
+    lines: { type: "string", default: "200000" },
+    repeat: { type: "string", default: "2" },
+    gb: { type: "string" },
+    "no-baseline": { type: "boolean", default: false },
+  },
+});
+
+interface Summary {
+  records: number;
+  ingested: number;
+  duplicates: number;
+  rejected: number;
+}
+
+function generate(file: string, lines: number): void {
+  if (existsSync(file)) return;
+  const t0 = performance.now();
+  const bytes = writeLines(file, traceLines(lines, { run: "bench-ingest", model: "tern-7b-instruct" }));
+  console.log(
+    `generated ${file}: ${fmt(lines)} lines, ${fmt(bytes / 1e6, 1)} MB in ${fmt((performance.now() - t0) / 1000, 1)} s`,
+  );
+}
+
+/** Lines until the file reaches `bytes`. */
+function* untilSize(bytes: number): Generator<string> {
+  let size = 0;
+  for (const l of traceLines(Number.MAX_SAFE_INTEGER, {
+    run: "bench-ingest-gb",
+    model: "tern-7b-instruct",
+  })) {
+    yield l;
+    size += Buffer.byteLength(l) + 1;
+    if (size >= bytes) return;
+  }
+}
+
+function freshDb(name: string): string {
+  const dir = join(benchDir(), name);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  return join(dir, "bench.db");
+}
+
+async function ours(file: string, lines: number | null) {
+  const db = freshDb("ingest-ours");
+  const res = await runNode([CLI, "ingest", file, "--no-progress", "--json"], { ASSUMEPROBE_DB: db });
+  const last = res.stdout.trim().split("\n").pop() ?? "";
+  let summary: Summary;
+  try {
+    summary = JSON.parse(last);
+  } catch {
+    throw new Error(`ingest printed no JSON summary (exit ${res.code}): ${res.stderr.slice(0, 2000)}`);
+  }
+  if (res.code !== 0 || summary.rejected > 0 || (lines !== null && summary.records !== lines)) {
+    throw new Error(`ingest exit ${res.code}, summary ${last}\n${res.stderr.slice(0, 2000)}`);
+  }
+  const dbMb = (statSync(db).size + (existsSync(`${db}-wal`) ? statSync(`${db}-wal`).size : 0)) / 1e6;
+  return { rate: summary.records / res.seconds, seconds: res.seconds, rss: res.peakRssMb, summary, dbMb };
+}
+
+async function baseline(file: string, lines: number) {
+  const db = freshDb("ingest-baseline");
+  const res = await runNode([join(ROOT, "bench", "lib", "baseline-ingest.mjs"), file, db]);
+  if (res.code !== 0) throw new Error(`baseline exit ${res.code}: ${res.stderr.slice(0, 2000)}`);
+  const out = JSON.parse(res.stdout.trim().split("\n").pop() ?? "{}") as { lines: number };
+  if (out.lines !== lines) throw new Error(`baseline read ${out.lines} lines, expected ${lines}`);
+  return { rate: out.lines / res.seconds, seconds: res.seconds, rss: res.peakRssMb };
+}
+
+const mb = (x: number | null) => (x === null ? "?" : `${fmt(x)} MB`);
+
+async function main(): Promise<void> {
+  ensureCliBundle();
+  console.log(`ingest benchmark  [${load()}]  node ${process.version}`);
+  if (values.gb) {
+    const gb = Number(values.gb);
+    const file = join(benchDir(), `ingest-${gb}gb.jsonl`);
+    if (!existsSync(file)) {
+      const t0 = performance.now();
+      const bytes = writeLines(file, untilSize(gb * 1e9));
+      console.log(
+        `generated ${file}: ${fmt(bytes / 1e9, 2)} GB in ${fmt((performance.now() - t0) / 1000, 0)} s`,
+      );
+    }
+    const size = statSync(file).size;
+    console.log(`\nours: ingest ${file} (${fmt(size / 1e9, 2)} GB)  [${load()}]`);
+    const r = await ours(file, null);
+    console.log(
+      `  ${fmt(r.summary.records)} records in ${fmt(r.seconds, 1)} s: ${fmt(r.rate)} records/s, ` +
+        `${fmt(size / 1e6 / r.seconds, 1)} MB/s; peak RSS ${mb(r.rss)} (target < 300 MB: ` +
+        `${r.rss !== null && r.rss < 300 ? "met" : "MISSED"}); database ${fmt(r.dbMb)} MB  [${load()}]`,
+    );
+    return;
+  }
+  const lines = Number(values.lines);
+  const file = join(benchDir(), `ingest-${lines}.jsonl`);
+  generate(file, lines);
+  const size = statSync(file).size;
+  console.log(`file: ${file}, ${fmt(lines)} lines, ${fmt(size / 1e6, 1)} MB`);
+  const repeat = Number(values.repeat);
+  for (let i = 1; i <= repeat; i++) {
+    console.log(`\nround ${i}`);
+    const a = await ours(file, lines);
+    console.log(
+      `  ours:     ${fmt(a.rate).padStart(9)} records/s (${fmt(a.seconds, 2)} s), peak RSS ${mb(a.rss)}, ` +
+        `database ${fmt(a.dbMb)} MB  [${load()}]`,
+    );
+    if (values["no-baseline"]) continue;
+    const b = await baseline(file, lines);
+    console.log(
+      `  baseline: ${fmt(b.rate).padStart(9)} records/s (${fmt(b.seconds, 2)} s), peak RSS ${mb(b.rss)}  [${load()}]`,
+    );
+    const ratio = a.rate / b.rate;
+    console.log(
+      `  => ratio ${fmt(ratio, 2)}x the baseline (target >= 0.5x: ${ratio >= 0.5 ? "met" : "MISSED"}; ` +
+        `goal 0.7x: ${ratio >= 0.7 ? "met" : "not yet"})  [${load()}]`,
+    );
+  }
+  if (loadIsHigh()) console.log("note: the 1-minute load is high; figures may be low, repeat later");
+}
+
+await main();

@@ -1,0 +1,163 @@
+/**
+ * Scoring benchmark (issue 2).
+ *
+ * (a) `scoreTrace` alone: builds 1,000,000 pre-parsed traces (a realistic schedule_window mix:
+ *     asks, drifts, omissions, copies, bait/invented/hidden injections, broken arguments,
+ *     fenced and multiple calls, world states, side effects, recorded labels; normalized by the
+ *     same interpretRecord the CLI uses), warms up, then times only the scoring loop on one
+ *     thread and prints traces per second (wall clock, and per CPU second of this process).
+ *     Target: >= 500,000 traces/s.
+ * (b) the whole command: generates a JSONL file and times
+ *     `node bin/assumeprobe.js score FILE > /dev/null` (bundled CLI, built-in probes), printing
+ *     lines per second and the child's peak RSS.
+ *
+ *   npm run bench:score                      # both parts
+ *   npx tsx bench/score.ts --n 1000000 --lines 200000 --repeat 3
+ *   npx tsx bench/score.ts --only a          # or --only b
+ *
+ * Generated files go to /tmp/assumeprobe-bench/. The load average is printed with every figure:
+ * on a shared 2-core machine, repeat when the 1-minute load is above ~1.5.
+ */
+import { existsSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { interpretRecord } from "../lib/ingest/traceRecord";
+import { builtinProbes, DEFAULT_PROBE_ID } from "../lib/probe/builtin";
+import type { Probe } from "../lib/probe/schema";
+import { scoreTrace, type TraceInput } from "../lib/probe/score";
+import { makeRecord, Rng, traceLines } from "./lib/generate";
+import {
+  benchDir,
+  CLI,
+  ensureCliBundle,
+  fmt,
+  load,
+  loadIsHigh,
+  median,
+  runNode,
+  writeLines,
+} from "./lib/util";
+
+const { values } = parseArgs({
+  options: {
+    n: { type: "string", default: "1000000" },
+    lines: { type: "string", default: "200000" },
+    repeat: { type: "string", default: "3" },
+    only: { type: "string" },
+  },
+});
+const N = Number(values.n);
+const LINES = Number(values.lines);
+const REPEAT = Number(values.repeat);
+
+function buildInputs(n: number): { inputs: TraceInput[]; probes: Probe[] } {
+  const probes = builtinProbes();
+  const lookup = (id: string) => probes.get(id);
+  const rng = new Rng("score-bench");
+  const inputs: TraceInput[] = new Array(n);
+  const probeOf: Probe[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const r = interpretRecord(
+      makeRecord(i, rng, { run: "bench", model: "tern-7b-instruct" }),
+      { probe: DEFAULT_PROBE_ID },
+      lookup,
+    );
+    if (!r.ok) throw new Error(`generated record ${i} was rejected: ${r.reason}`);
+    const t = r.record;
+    inputs[i] = {
+      response: t.response,
+      world_state: t.world_state,
+      side_effect: t.side_effect,
+      recorded: t.recorded,
+      model: t.model ? { pinned: t.model, payload: t.payloadModel } : undefined,
+    };
+    probeOf[i] = t.probe;
+  }
+  return { inputs, probes: probeOf };
+}
+
+function scoreAll(inputs: TraceInput[], probes: Probe[], count: number): number {
+  // A checksum of the results keeps the loop from being optimized away.
+  let sum = 0;
+  const n = inputs.length;
+  for (let i = 0; i < count; i++) {
+    const k = i % n;
+    const s = scoreTrace(inputs[k], probes[k]);
+    sum += s.flags.length + s.gate.verdict.length + s.fields.timezone.label.length;
+  }
+  return sum;
+}
+
+function partA(): void {
+  console.log(`\n(a) scoreTrace on ${fmt(N)} pre-parsed traces`);
+  const t0 = performance.now();
+  const { inputs, probes } = buildInputs(N);
+  console.log(`    built the inputs in ${fmt((performance.now() - t0) / 1000, 1)} s`);
+  const mix = new Map<string, number>();
+  for (let i = 0; i < Math.min(N, 100_000); i++) {
+    const l = scoreTrace(inputs[i], probes[i]).fields.timezone.label;
+    mix.set(l, (mix.get(l) ?? 0) + 1);
+  }
+  const total = Math.min(N, 100_000);
+  console.log(
+    `    timezone label mix: ${[...mix]
+      .sort((a, b) => b[1] - a[1])
+      .map(([l, c]) => `${l} ${fmt((100 * c) / total, 1)}%`)
+      .join(", ")}`,
+  );
+  scoreAll(inputs, probes, Math.min(N, 300_000)); // warm-up
+  const rates: number[] = [];
+  for (let r = 1; r <= REPEAT; r++) {
+    const before = process.cpuUsage();
+    const start = performance.now();
+    const sum = scoreAll(inputs, probes, N);
+    const wall = (performance.now() - start) / 1000;
+    const cpu = process.cpuUsage(before);
+    const cpuS = (cpu.user + cpu.system) / 1e6;
+    rates.push(N / wall);
+    console.log(
+      `    run ${r}: ${fmt(N / wall)} traces/s wall (${fmt(wall, 2)} s), ${fmt(N / cpuS)} traces/CPU-s` +
+        `  [${load()}]  (checksum ${sum})`,
+    );
+  }
+  const best = Math.max(...rates);
+  console.log(
+    `    => scoreTrace: median ${fmt(median(rates))} traces/s, best ${fmt(best)} traces/s ` +
+      `(target >= 500,000: ${best >= 500_000 ? "met" : "MISSED"})  [${load()}]`,
+  );
+  if (loadIsHigh()) console.log("    note: the 1-minute load is high; figures may be low, repeat later");
+}
+
+async function partB(): Promise<void> {
+  ensureCliBundle();
+  const file = join(benchDir(), `score-${LINES}.jsonl`);
+  if (!existsSync(file)) {
+    const t0 = performance.now();
+    const bytes = writeLines(file, traceLines(LINES, { run: "bench-score", model: "tern-7b-instruct" }));
+    console.log(
+      `    generated ${file}: ${fmt(LINES)} lines, ${fmt(bytes / 1e6, 1)} MB in ${fmt((performance.now() - t0) / 1000, 1)} s`,
+    );
+  }
+  const size = statSync(file).size;
+  console.log(`\n(b) node bin/assumeprobe.js score ${file} > /dev/null  (${fmt(size / 1e6, 1)} MB)`);
+  // A database path that does not exist: the command reads the built-in probes and writes nothing.
+  const env = { ASSUMEPROBE_DB: join(benchDir(), "score-no-db", "none.db") };
+  rmSync(join(benchDir(), "score-no-db"), { recursive: true, force: true });
+  const rates: number[] = [];
+  for (let r = 1; r <= REPEAT; r++) {
+    const res = await runNode([CLI, "score", file], env, "/dev/null");
+    if (res.code !== 0) throw new Error(`score exited ${res.code}: ${res.stderr.slice(0, 2000)}`);
+    rates.push(LINES / res.seconds);
+    console.log(
+      `    run ${r}: ${fmt(LINES / res.seconds)} lines/s (${fmt(res.seconds, 2)} s, ` +
+        `${fmt(size / 1e6 / res.seconds, 1)} MB/s, peak RSS ${res.peakRssMb === null ? "?" : fmt(res.peakRssMb)} MB)  [${load()}]`,
+    );
+  }
+  console.log(
+    `    => score command: median ${fmt(median(rates))} lines/s, best ${fmt(Math.max(...rates))} lines/s  [${load()}]`,
+  );
+}
+
+console.log(`score benchmark  [${load()}]  node ${process.version}`);
+if (values.only !== "b") partA();
+if (values.only !== "a") await partB();

@@ -1,0 +1,44 @@
+/**
+ * The writer thread of `assumeprobe ingest` (see threadedIngestStore.ts): it owns a second
+ * connection to the database and writes each batch it is handed, in order, one transaction per
+ * batch, while the main thread reads and scores the next one. Bundled as dist/ingest-writer.mjs.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import type { PreparedError } from "../../lib/ingest/prepare";
+import { openDb } from "../client";
+import { createTraceWriter } from "./ingestStore";
+import { type PackedTrace, unpackError, unpackTrace } from "./ingestTransfer";
+
+export interface WriteRequest {
+  seq: number;
+  batchId: number;
+  traces: PackedTrace[];
+  errors: PreparedError[];
+}
+
+export type WriteReply =
+  | { seq: number; outcomes: ReturnType<ReturnType<typeof createTraceWriter>["write"]> }
+  | { seq: number; error: { message: string; code?: string; stack?: string } };
+
+const port = parentPort;
+if (port) {
+  const db = openDb((workerData as { path: string }).path);
+  const writer = createTraceWriter(db);
+  port.on("message", (m: WriteRequest | "close") => {
+    if (m === "close") {
+      db.sqlite.close();
+      port.close();
+      return;
+    }
+    try {
+      const outcomes = writer.write(m.batchId, m.traces.map(unpackTrace), m.errors.map(unpackError));
+      port.postMessage({ seq: m.seq, outcomes } satisfies WriteReply);
+    } catch (e) {
+      const err = e as Error & { code?: string };
+      port.postMessage({
+        seq: m.seq,
+        error: { message: err?.message ?? String(e), code: err?.code, stack: err?.stack },
+      } satisfies WriteReply);
+    }
+  });
+}

@@ -1,0 +1,85 @@
+/**
+ * An ingest store whose writes run on a writer thread (ingestWriterThread.ts) with its own
+ * connection, so the command line reads, parses and scores batch N+1 while batch N is written:
+ * on two cores, the two halves of ingest overlap instead of taking turns. Everything else (probes,
+ * ingest batches) stays on the caller's connection. Only the CLI uses it; the upload route keeps
+ * the single-threaded store.
+ */
+import { Worker } from "node:worker_threads";
+import type { IngestStore, WriteOutcome } from "../../lib/ingest/pipeline";
+import type { Db } from "../client";
+import { createIngestStore } from "./ingestStore";
+import { packError, packTrace } from "./ingestTransfer";
+import type { WriteReply, WriteRequest } from "./ingestWriterThread";
+
+export interface ThreadedIngestStore extends IngestStore {
+  /** Stops the writer thread (after the batches handed to it). */
+  close(): Promise<void>;
+}
+
+/**
+ * The writer thread: the bundle's dist/ingest-writer.mjs, or under tsx (while the code is being
+ * edited) a small bootstrap that registers tsx in the thread before importing the source.
+ */
+function startWriter(path: string): Worker | null {
+  const here = import.meta.url;
+  const workerData = { path };
+  if (here.endsWith("/dist/cli.mjs")) return new Worker(new URL("./ingest-writer.mjs", here), { workerData });
+  if (here.endsWith("/db/queries/threadedIngestStore.ts")) {
+    const api = import.meta.resolve("tsx/esm/api");
+    const source = new URL("./ingestWriterThread.ts", here).href;
+    const boot = `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(source)}); })`;
+    return new Worker(boot, { eval: true, workerData });
+  }
+  return null;
+}
+
+/** The threaded store, or null where a writer thread cannot run (an in-memory database, an unknown build). */
+export function createThreadedIngestStore(db: Db): ThreadedIngestStore | null {
+  if (db.path === ":memory:" || process.env.ASSUMEPROBE_INGEST_THREAD === "0") return null;
+  const worker = startWriter(db.path);
+  if (!worker) return null;
+  const base = createIngestStore(db);
+  const waiting = new Map<number, { resolve: (o: WriteOutcome[]) => void; reject: (e: Error) => void }>();
+  let seq = 0;
+  let dead: Error | null = null;
+  const failAll = (e: Error) => {
+    dead ??= e;
+    for (const w of waiting.values()) w.reject(e);
+    waiting.clear();
+  };
+  worker.on("message", (m: WriteReply) => {
+    const w = waiting.get(m.seq);
+    if (!w) return;
+    waiting.delete(m.seq);
+    if ("outcomes" in m) w.resolve(m.outcomes);
+    else w.reject(Object.assign(new Error(m.error.message), { code: m.error.code }));
+  });
+  worker.on("error", (e) => failAll(e));
+  const exited = new Promise<void>((resolve) =>
+    worker.on("exit", (code) => {
+      failAll(new Error(`the ingest writer thread stopped (exit code ${code})`));
+      resolve();
+    }),
+  );
+  return {
+    ...base,
+    writeAsync(batchId, traces, errors) {
+      if (dead) return Promise.reject(dead);
+      const req: WriteRequest = {
+        seq: ++seq,
+        batchId,
+        traces: traces.map(packTrace),
+        errors: errors.map(packError),
+      };
+      return new Promise<WriteOutcome[]>((resolve, reject) => {
+        waiting.set(req.seq, { resolve, reject });
+        worker.postMessage(req);
+      });
+    },
+    async close() {
+      if (!dead) worker.postMessage("close");
+      await exited;
+    },
+  };
+}
