@@ -1,4 +1,3 @@
-import Link from "next/link";
 import type { FieldCounts } from "@/db/queries/runs";
 import { LABEL_ORDER } from "@/lib/labelOrder";
 import { wilson } from "@/lib/stats";
@@ -41,13 +40,13 @@ export function FieldRatesTable({
                 return (
                   <td key={l} className="px-2 py-2">
                     {hrefFor && (f.labels[l] ?? 0) > 0 ? (
-                      <Link
+                      <a
                         href={hrefFor(f.field, l)}
                         className="block rounded hover:bg-slate-50"
                         aria-label={`Show ${l} traces for ${f.field}`}
                       >
                         {cell}
-                      </Link>
+                      </a>
                     ) : (
                       cell
                     )}

@@ -16,12 +16,7 @@ export function FlagList({ flags }: { flags: string[] }) {
   return (
     <span className="flex flex-wrap gap-1">
       {flags.map((f) => (
-        <span
-          key={f}
-          className="rounded border border-slate-300 px-1 py-px font-mono text-[11px] text-slate-700"
-          title={FLAG_MEANING[f]}
-          data-testid="flag"
-        >
+        <span key={f} className="flag" title={FLAG_MEANING[f]} data-testid="flag">
           {f}
         </span>
       ))}

@@ -78,7 +78,8 @@ export function FilterBar({
           type="search"
           name="q"
           defaultValue={q}
-          placeholder="e.g. utc, which zone"
+          placeholder="e.g. utc, which zone, tok*"
+          title="Whole words, all of them; end a word with * to match words that start with it"
           className="mt-1 rounded border border-slate-300 px-2 py-1 text-sm text-slate-900"
           data-testid="filter-q"
         />

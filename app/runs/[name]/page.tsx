@@ -6,13 +6,14 @@ import { FieldRatesTable } from "@/app/_components/FieldRatesTable";
 import { getDb } from "@/db/client";
 import { listRunErrors } from "@/db/queries/runErrors";
 import { getRunSummary } from "@/db/queries/runs";
-import { listTraces } from "@/db/queries/traceList";
+import { COUNT_SAMPLE, listTraces } from "@/db/queries/traceList";
 import { ANY_FIELD } from "@/lib/ingest/tags";
 import { LABEL_ORDER, primaryField } from "@/lib/labelOrder";
 import { INJECT_REASONS } from "@/lib/probe/score";
 import { FLAG_OPTIONS, filterToParams, GATE_VERDICTS, parseTraceFilter } from "@/lib/traceFilter";
 import { FilterBar, type FilterSelect } from "./FilterBar";
 import { RunKeys } from "./RunKeys";
+import { traceRowView } from "./rowView";
 import { TraceTable } from "./TraceTable";
 
 type Props = {
@@ -157,12 +158,24 @@ export default async function RunPage({ params, searchParams }: Props) {
       <FilterBar action={base} selects={selects} q={filter.q ?? ""} clearHref={base} />
 
       <div className="flex items-baseline justify-between">
-        <p className="text-sm text-slate-700" data-testid="match-count">
+        <p
+          className="text-sm text-slate-700"
+          data-testid="match-count"
+          data-count-kind={page.count.kind}
+          title={
+            page.count.kind === "estimate"
+              ? `estimated from the first ${COUNT_SAMPLE.toLocaleString("en-US")} traces with the filter's rarest tag`
+              : page.count.kind === "atLeast"
+                ? "a search is counted up to this many"
+                : undefined
+          }
+        >
+          {page.count.kind === "estimate" ? "about " : ""}
           <span className="font-semibold tabular-nums">
             {page.count.n.toLocaleString("en-US")}
-            {page.count.capped ? "+" : ""}
+            {page.count.kind === "atLeast" ? "+" : ""}
           </span>{" "}
-          {page.count.n === 1 ? "trace matches" : "traces match"}
+          {page.count.n === 1 && page.count.kind === "exact" ? "trace matches" : "traces match"}
           {field !== ANY_FIELD && (filter.label || filter.reason || filter.human || filter.recorded) ? (
             <span className="text-slate-500"> (field {field})</span>
           ) : null}
@@ -184,7 +197,11 @@ export default async function RunPage({ params, searchParams }: Props) {
           </Link>
         </div>
       ) : (
-        <TraceTable rows={page.rows} query={query} showProbe={run.probes.length > 1} field={field} />
+        <TraceTable
+          rows={page.rows.map((r) => traceRowView(r, field))}
+          query={query}
+          showProbe={run.probes.length > 1}
+        />
       )}
       <div className="flex justify-end">
         <Pager

@@ -1,0 +1,20 @@
+import type { TraceListRow } from "@/db/queries/traceList";
+import { responsePreview } from "@/lib/preview";
+import type { TraceRowView } from "./TraceTable";
+
+/** What the trace table shows of a listed trace; `field` (the filtered one) leads the chips. */
+export function traceRowView(r: TraceListRow, field: string | null): TraceRowView {
+  const fieldFlags = Object.values(r.result.fields).flatMap((f) => f.flags);
+  const labels = Object.entries(r.labels);
+  labels.sort((a, b) => (a[0] === field ? -1 : b[0] === field ? 1 : 0));
+  return {
+    id: r.id,
+    ref: r.extId ? r.extId : `${r.source}:${r.line}`,
+    probeId: r.probeId,
+    labels,
+    flags: [...r.result.flags, ...new Set(fieldFlags)],
+    verdict: r.result.gate.verdict,
+    latency: r.latencyMs === null ? "—" : `${Math.round(r.latencyMs).toLocaleString("en-US")} ms`,
+    preview: responsePreview(r.response),
+  };
+}

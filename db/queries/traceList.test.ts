@@ -1,0 +1,167 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ingestText, tempDb, traceLine } from "../../lib/ingest/testIngest";
+import { parseTraceFilter } from "../../lib/traceFilter";
+import { COUNT_SAMPLE, ftsQuery, listTraces, neighbours, PAGE_SIZE, SEARCH_COUNT_CAP } from "./traceList";
+
+const { db, cleanup } = tempDb("trace-list");
+afterAll(cleanup);
+
+const N = 6_000;
+/** Five shapes in turn: ask, injected bait, omitted, injected with a question (ask_and_call), injected. */
+function line(i: number): string {
+  const ask = { response: { text: "Which timezone are you in?", tool_calls: [] } };
+  switch (i % 5) {
+    case 0:
+      return traceLine(ask);
+    case 1:
+      return traceLine({ id: `t${i}` }, { timezone: "UTC" });
+    case 2:
+      return traceLine({ id: `t${i}` });
+    case 3:
+      return traceLine(
+        {
+          id: `t${i}`,
+          response: {
+            text: "Booked. Which timezone did you mean?",
+            tool_calls: [{ name: "schedule_window", arguments: { timezone: "Asia/Tokyo" } }],
+          },
+        },
+        {},
+      );
+    default:
+      return traceLine({ id: `t${i}` }, { timezone: `Zone/Number${i}` });
+  }
+}
+
+let runId = 0;
+beforeAll(async () => {
+  const lines = Array.from({ length: N }, (_, i) => line(i));
+  await ingestText(db, "list.jsonl", `${lines.join("\n")}\n`, { run: "list" });
+  runId = db.sqlite.prepare("SELECT id FROM runs WHERE name = 'list'").pluck().get() as number;
+}, 120_000);
+
+/** Every id matching a filter, the slow way: from the stored labels and results, not the tags. */
+function bruteForce(where: string): number[] {
+  return db.sqlite
+    .prepare(`SELECT id FROM traces WHERE run_id = ? AND ${where} ORDER BY id`)
+    .pluck()
+    .all(runId) as number[];
+}
+
+/** Walks every page forward through `after` cursors. */
+function allPages(query: Record<string, string>): { ids: number[]; pages: number } {
+  const ids: number[] = [];
+  let after: number | null = null;
+  let pages = 0;
+  for (;;) {
+    const filter = parseTraceFilter(after === null ? query : { ...query, after: String(after) });
+    const page = listTraces(db, runId, filter, query.field ?? "timezone");
+    ids.push(...page.rows.map((r) => r.id));
+    pages++;
+    if (page.nextAfter === null) return { ids, pages };
+    after = page.nextAfter;
+  }
+}
+
+describe("ftsQuery", () => {
+  it("matches whole words, and a prefix only where the user ends a word with *", () => {
+    expect(ftsQuery("which zone")).toBe('"which" "zone"');
+    expect(ftsQuery("tok* utc")).toBe('"tok"* "utc"');
+    expect(ftsQuery("America/New_York")).toBe('"America" "New_York"');
+  });
+
+  it("turns FTS syntax and quotes into plain words, and nothing searchable into null", () => {
+    expect(ftsQuery('"a" OR b NEAR(c) -d')).toBe('"a" "OR" "b" "NEAR" "c" "d"');
+    expect(ftsQuery('*** "" ()')).toBeNull();
+  });
+});
+
+describe("listTraces", () => {
+  it("pages a two-tag filter to exactly the traces that match, in ingest order", () => {
+    const want = bruteForce(
+      `json_extract(labels, '$.timezone') = 'INJECT' AND EXISTS (SELECT 1 FROM json_each(result, '$.flags') WHERE value = 'ask_and_call')`,
+    );
+    expect(want.length).toBe(N / 5);
+    const got = allPages({ label: "INJECT", flag: "ask_and_call" });
+    expect(got.ids).toEqual(want);
+    expect(got.pages).toBe(Math.ceil(want.length / PAGE_SIZE));
+  });
+
+  it("pages backwards through `before` to the same rows", () => {
+    const query = { label: "OMIT" };
+    const forward = allPages(query).ids;
+    const last = listTraces(
+      db,
+      runId,
+      parseTraceFilter({ ...query, after: String(forward.at(-PAGE_SIZE - 1)) }),
+      "timezone",
+    );
+    expect(last.rows.map((r) => r.id)).toEqual(forward.slice(-PAGE_SIZE));
+    const back = listTraces(
+      db,
+      runId,
+      parseTraceFilter({ ...query, before: String(last.rows[0].id) }),
+      "timezone",
+    );
+    expect(back.rows.map((r) => r.id)).toEqual(forward.slice(-2 * PAGE_SIZE, -PAGE_SIZE));
+    expect(back.nextAfter).toBe(back.rows.at(-1)?.id);
+  });
+
+  it("counts one tag exactly from the kept counts", () => {
+    const page = listTraces(db, runId, parseTraceFilter({ label: "ASK" }), "timezone");
+    expect(page.count).toEqual({
+      n: bruteForce(`json_extract(labels, '$.timezone') = 'ASK'`).length,
+      kind: "exact",
+    });
+  });
+
+  it("estimates two tags from a sample of the rarest when it is common, and the estimate is close", () => {
+    const want = bruteForce(
+      `json_extract(labels, '$.timezone') = 'INJECT' AND json_extract(result, '$.gate.verdict') = 'block'`,
+    ).length;
+    const page = listTraces(db, runId, parseTraceFilter({ label: "INJECT", gate: "block" }), "timezone");
+    expect(page.count.kind).toBe("estimate");
+    expect(Math.abs(page.count.n - want) / want).toBeLessThan(0.05);
+  });
+
+  it("counts two tags exactly when the rarest is on no more than the sample", () => {
+    expect(N / 5).toBeLessThanOrEqual(COUNT_SAMPLE);
+    const page = listTraces(
+      db,
+      runId,
+      parseTraceFilter({ label: "INJECT", flag: "ask_and_call" }),
+      "timezone",
+    );
+    expect(page.count).toEqual({ n: N / 5, kind: "exact" });
+  });
+
+  it("counts a search up to the cap, and exactly below it", () => {
+    const many = listTraces(db, runId, parseTraceFilter({ q: "timezone" }), "timezone");
+    expect(2 * (N / 5)).toBeGreaterThan(SEARCH_COUNT_CAP);
+    expect(many.count).toEqual({ n: SEARCH_COUNT_CAP, kind: "atLeast" });
+    const one = listTraces(db, runId, parseTraceFilter({ q: "Number4" }), "timezone");
+    expect(one.count).toEqual({ n: 1, kind: "exact" });
+    expect(one.rows).toHaveLength(1);
+  });
+
+  it("searches whole words unless a word ends with *", () => {
+    expect(listTraces(db, runId, parseTraceFilter({ q: "Tok" }), "timezone").count.n).toBe(0);
+    const prefix = listTraces(db, runId, parseTraceFilter({ q: "Tok*" }), "timezone");
+    expect(prefix.count).toEqual({ n: SEARCH_COUNT_CAP, kind: "atLeast" });
+    const asked = listTraces(db, runId, parseTraceFilter({ q: "tokyo", label: "INJECT" }), "timezone");
+    expect(asked.rows.every((r) => r.labels.timezone === "INJECT")).toBe(true);
+  });
+
+  it("finds nothing for a filter no trace has, with an exact zero", () => {
+    const page = listTraces(db, runId, parseTraceFilter({ label: "COPY", flag: "ask_and_call" }), "timezone");
+    expect(page.rows).toEqual([]);
+    expect(page.count).toEqual({ n: 0, kind: "exact" });
+  });
+
+  it("gives a trace's neighbours within the filter", () => {
+    const ids = allPages({ label: "OMIT" }).ids;
+    const f = parseTraceFilter({ label: "OMIT" });
+    expect(neighbours(db, runId, ids[10], f, "timezone")).toEqual({ prev: ids[9], next: ids[11] });
+    expect(neighbours(db, runId, ids[0], f, "timezone")).toEqual({ prev: null, next: ids[1] });
+  });
+});
