@@ -8,47 +8,12 @@
  *
  * Deterministic: a seeded PRNG (mulberry32), no clock, no Math.random.
  */
+import { Rng } from "../../scripts/rng";
+
+export { Rng };
 
 const USER_ID = "u_9182";
 const STARTS_AT = "2026-09-08T09:00:00";
-
-export class Rng {
-  private state: number;
-  constructor(seed: string) {
-    let h = 2166136261;
-    for (let i = 0; i < seed.length; i++) {
-      h ^= seed.charCodeAt(i);
-      h = Math.imul(h, 16777619);
-    }
-    this.state = h >>> 0;
-  }
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-  int(lo: number, hi: number): number {
-    return lo + Math.floor(this.next() * (hi - lo + 1));
-  }
-  chance(p: number): boolean {
-    return this.next() < p;
-  }
-  pick<T>(items: readonly T[]): T {
-    return items[Math.floor(this.next() * items.length)];
-  }
-  weighted<T>(pairs: readonly (readonly [T, number])[]): T {
-    let total = 0;
-    for (const [, w] of pairs) total += w;
-    let r = this.next() * total;
-    for (const [v, w] of pairs) {
-      r -= w;
-      if (r < 0) return v;
-    }
-    return pairs[pairs.length - 1][0];
-  }
-}
 
 // --- Vocabulary --------------------------------------------------------------------------
 

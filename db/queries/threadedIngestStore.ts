@@ -24,12 +24,15 @@ export interface ThreadedIngestStore extends IngestStore {
 function startWriter(path: string): Worker | null {
   const here = import.meta.url;
   const workerData = { path };
-  if (here.endsWith("/dist/cli.mjs")) return new Worker(new URL("./ingest-writer.mjs", here), { workerData });
+  // The writer holds one batch at a time: a small heap keeps the peak RSS of a big ingest down.
+  const resourceLimits = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 16 };
+  if (here.endsWith("/dist/cli.mjs"))
+    return new Worker(new URL("./ingest-writer.mjs", here), { workerData, resourceLimits });
   if (here.endsWith("/db/queries/threadedIngestStore.ts")) {
     const api = import.meta.resolve("tsx/esm/api");
     const source = new URL("./ingestWriterThread.ts", here).href;
     const boot = `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(source)}); })`;
-    return new Worker(boot, { eval: true, workerData });
+    return new Worker(boot, { eval: true, workerData, resourceLimits });
   }
   return null;
 }

@@ -107,6 +107,16 @@ describe("bad records", () => {
     expect(s.rejected).toBe(1);
     expect(s.errors[0].reason).toMatch(/^world_state: /);
   });
+
+  it("rejects arguments nested 20,000 deep and keeps the records around them", async () => {
+    const depth = 20_000;
+    const deep = `{"probe":"schedule_window","response":{"text":null,"tool_calls":[{"name":"schedule_window","arguments":{"timezone":${"[".repeat(depth)}${"]".repeat(depth)}}}]}}`;
+    const lines = [traceLine({}, { timezone: "UTC" }), deep, traceLine({}, { timezone: "Asia/Tokyo" })];
+    const s = checked(await ingestText(db, "deep.jsonl", `${lines.join("\n")}\n`));
+    expect(s).toMatchObject({ records: 3, ingested: 2, rejected: 1 });
+    expect(s.errors[0]).toMatchObject({ line: 2, reason: expect.stringMatching(/nested too deeply/) });
+    expect(tracesOf("deep").map((t) => t.line)).toEqual([1, 3]);
+  });
 });
 
 describe("record forms", () => {

@@ -270,8 +270,25 @@ export async function ingestSources(
         for (const rec of recs) {
           summary.records++;
           if (rec.error !== undefined) reject(src, defaultRun, rec, rec.error);
-          else if (options.format === "when2call") handleWhen2Call(src, defaultRun, rec);
-          else acceptRecord(src, defaultRun, rec, rec.value);
+          else {
+            const stored = { traces: traces.length, errors: errors.length };
+            try {
+              if (options.format === "when2call") handleWhen2Call(src, defaultRun, rec);
+              else acceptRecord(src, defaultRun, rec, rec.value);
+            } catch (e) {
+              // JSON nested thousands deep parses, but cannot be stored or scored without blowing
+              // the stack: that record is rejected, the ingest goes on.
+              if (!(e instanceof RangeError)) throw e;
+              traces.length = stored.traces;
+              errors.length = stored.errors;
+              reject(
+                src,
+                defaultRun,
+                rec,
+                `the record cannot be processed (nested too deeply?): ${e.message}`,
+              );
+            }
+          }
           if (traces.length + errors.length >= batchSize) await flush();
         }
         if (Date.now() - lastFlush > 500) {
