@@ -96,10 +96,10 @@ export function RunsTable({ runs }: { runs: RunSummary[] }) {
                         {run.mismatchCount > 0 ? (
                           <div
                             className="mt-1 inline-block rounded bg-amber-100 px-1 py-px font-sans text-[11px] whitespace-nowrap text-amber-900"
-                            title="payloads named a model other than the pinned one"
+                            title={`${run.mismatchCount} of this run's payloads named a model other than the pinned one`}
                             data-testid="mismatch-marker"
                           >
-                            ◇ {run.mismatchCount} other model
+                            ◇ {run.mismatchCount} by another model
                           </div>
                         ) : null}
                       </td>
