@@ -152,6 +152,31 @@ describe("listTraces", () => {
     expect(asked.rows.every((r) => r.labels.timezone === "INJECT")).toBe(true);
   });
 
+  it("pages a search through `after` cursors to exactly the traces that match, common word or rare", () => {
+    // "timezone" is in 2 of every 5 texts: found among the traces right after the cursor.
+    const common = bruteForce(`json_extract(response, '$.text') LIKE '%timezone%'`);
+    expect(allPages({ q: "timezone" }).ids).toEqual(common);
+    // "Tokyo" is in 1 of 5: too few right after the cursor, so the rest comes from the range query.
+    const rare = bruteForce(`response LIKE '%Tokyo%'`);
+    expect(rare.length).toBe(N / 5);
+    expect(allPages({ q: "tokyo" }).ids).toEqual(rare);
+    const both = bruteForce(
+      `json_extract(labels, '$.timezone') = 'ASK' AND json_extract(response, '$.text') LIKE '%timezone%'`,
+    );
+    expect(allPages({ q: "timezone", label: "ASK" }).ids).toEqual(both);
+  });
+
+  it("pages a search backwards through `before`", () => {
+    const all = allPages({ q: "tokyo" }).ids;
+    const back = listTraces(
+      db,
+      runId,
+      parseTraceFilter({ q: "tokyo", before: String(all[200]) }),
+      "timezone",
+    );
+    expect(back.rows.map((r) => r.id)).toEqual(all.slice(200 - PAGE_SIZE, 200));
+  });
+
   it("finds nothing for a filter no trace has, with an exact zero", () => {
     const page = listTraces(db, runId, parseTraceFilter({ label: "COPY", flag: "ask_and_call" }), "timezone");
     expect(page.rows).toEqual([]);
@@ -163,5 +188,12 @@ describe("listTraces", () => {
     const f = parseTraceFilter({ label: "OMIT" });
     expect(neighbours(db, runId, ids[10], f, "timezone")).toEqual({ prev: ids[9], next: ids[11] });
     expect(neighbours(db, runId, ids[0], f, "timezone")).toEqual({ prev: null, next: ids[1] });
+    const found = allPages({ q: "tokyo" }).ids;
+    const q = parseTraceFilter({ q: "tokyo" });
+    expect(neighbours(db, runId, found[100], q, "timezone")).toEqual({ prev: found[99], next: found[101] });
+    expect(neighbours(db, runId, found.at(-1) ?? 0, q, "timezone")).toEqual({
+      prev: found.at(-2),
+      next: null,
+    });
   });
 });
