@@ -24,8 +24,9 @@ export interface ThreadedIngestStore extends IngestStore {
 function startWriter(path: string): Worker | null {
   const here = import.meta.url;
   const workerData = { path };
-  // The writer holds one batch at a time: a small heap keeps the peak RSS of a big ingest down.
-  const resourceLimits = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 16 };
+  // The writer holds a batch or two (at most BATCH_BYTES of input each): a small heap keeps the
+  // peak RSS of a big ingest down.
+  const resourceLimits = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16 };
   if (here.endsWith("/dist/cli.mjs"))
     return new Worker(new URL("./ingest-writer.mjs", here), { workerData, resourceLimits });
   if (here.endsWith("/db/queries/threadedIngestStore.ts")) {

@@ -1,8 +1,10 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { Readable } from "node:stream";
 import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
-import type { IngestSummary } from "./pipeline";
+import { createIngestStore } from "../../db/queries/ingestStore";
+import { BATCH_BYTES, type IngestSummary, ingestSources } from "./pipeline";
 import { ARGS, inconsistencies, ingestPaths, ingestText, tempDb, traceLine } from "./testIngest";
 
 const { db, dir, cleanup } = tempDb("pipeline");
@@ -106,6 +108,29 @@ describe("bad records", () => {
     const s = checked(await ingestText(db, "ws.jsonl", `${traceLine({ world_state: "known" })}\n`));
     expect(s.rejected).toBe(1);
     expect(s.errors[0].reason).toMatch(/^world_state: /);
+  });
+
+  it("ends a batch at BATCH_BYTES of input, however few records it holds", async () => {
+    const pad = "x".repeat(BATCH_BYTES / 3);
+    const lines = Array.from({ length: 7 }, (_, i) => traceLine({ id: `big-${i}`, pad }));
+    const store = createIngestStore(db);
+    const sizes: number[] = [];
+    const s = checked(
+      await ingestSources(
+        [{ file: "big.jsonl", name: "big", stream: Readable.from([Buffer.from(`${lines.join("\n")}\n`)]) }],
+        { probe: "schedule_window", format: "trace", origin: "test" },
+        {
+          ...store,
+          write: (batchId, traces, errors) => {
+            sizes.push(traces.length);
+            return store.write(batchId, traces, errors);
+          },
+        },
+      ),
+    );
+    expect(s).toMatchObject({ records: 7, ingested: 7, rejected: 0 });
+    // Three records pass BATCH_BYTES: 3 + 3 + 1.
+    expect(sizes).toEqual([3, 3, 1]);
   });
 
   it("rejects arguments nested 20,000 deep and keeps the records around them", async () => {

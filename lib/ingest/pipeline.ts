@@ -17,7 +17,7 @@ export interface IngestOptions {
   run?: string;
   format: IngestFormat;
   maxRecordBytes?: number;
-  /** Records per transaction. */
+  /** Records per transaction (a batch also ends at BATCH_BYTES of input). */
   batchSize?: number;
   /** Where the ingest came from: cli, upload, demo. */
   origin: string;
@@ -78,6 +78,8 @@ export interface IngestStore {
 }
 
 const MAX_REPORTED_ERRORS = 10_000;
+/** Input bytes after which a batch is written, whatever its record count. */
+export const BATCH_BYTES = 8 << 20;
 
 /** Reads, scores and stores every record of every source; bad records never stop the good ones. */
 export async function ingestSources(
@@ -100,6 +102,9 @@ export async function ingestSources(
     sources.map((s) => s.file),
   );
   const batchSize = options.batchSize ?? 2000;
+  // Bytes of input per batch too, so big records cannot make a batch (held twice while the writer
+  // thread stores it) take hundreds of megabytes.
+  let batchBytes = 0;
   const versions = new Map<string, { probe: Probe; version: number }>();
   const lookupRef = (id: string) => {
     let hit = versions.get(id);
@@ -161,6 +166,7 @@ export async function ingestSources(
     errors = [];
     readErrors = [];
     lastFlush = Date.now();
+    batchBytes = 0;
     if (!store.writeAsync) {
       let outcomes: WriteOutcome[];
       try {
@@ -289,7 +295,8 @@ export async function ingestSources(
               );
             }
           }
-          if (traces.length + errors.length >= batchSize) await flush();
+          batchBytes += rec.bytes.length;
+          if (traces.length + errors.length >= batchSize || batchBytes >= BATCH_BYTES) await flush();
         }
         if (Date.now() - lastFlush > 500) {
           await flush();
