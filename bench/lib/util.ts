@@ -1,9 +1,10 @@
 /** Helpers shared by the benchmark scripts: the scratch folder, load average, child timing. */
 import { spawn, spawnSync } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, statSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { cliBundleIsFresh } from "../../scripts/cliBundle.js";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 /** Generated files and databases: never inside the project. */
@@ -52,29 +53,9 @@ export function writeLines(path: string, lines: Iterable<string>): number {
   return total;
 }
 
-function newerThan(dir: string, time: number): boolean {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, entry.name);
-    if (entry.isDirectory()) {
-      if (newerThan(p, time)) return true;
-    } else if (
-      /\.(ts|json)$/.test(entry.name) &&
-      !entry.name.endsWith(".test.ts") &&
-      statSync(p).mtimeMs > time
-    ) {
-      return true;
-    }
-  }
-  return false;
-}
-
 /** Rebuilds dist/cli.mjs when a source is newer, so the CLI runs bundled (as installed), not via tsx. */
 export function ensureCliBundle(): void {
-  const bundle = join(ROOT, "dist", "cli.mjs");
-  const stale =
-    !existsSync(bundle) ||
-    ["lib", "db", join("fixtures", "probes")].some((d) => newerThan(join(ROOT, d), statSync(bundle).mtimeMs));
-  if (!stale) return;
+  if (cliBundleIsFresh(ROOT)) return;
   console.log("(rebuilding the CLI bundle: node scripts/build-cli.js)");
   const r = spawnSync(process.execPath, [join(ROOT, "scripts", "build-cli.js")], { stdio: "inherit" });
   if (r.status !== 0) throw new Error("scripts/build-cli.js failed");
