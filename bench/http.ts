@@ -23,7 +23,6 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { get as httpGet } from "node:http";
 import { createServer } from "node:net";
-import { loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
@@ -316,7 +315,7 @@ async function main(): Promise<void> {
       for (const c of cases) for (const u of c.urls.slice(0, 2)) await time(u);
     }
     const settleUntil = Date.now() + 90_000;
-    while (loadavg()[0] > 1.0 && Date.now() < settleUntil) await new Promise((r) => setTimeout(r, 2000));
+    while (loadIsHigh(1.0) && Date.now() < settleUntil) await new Promise((r) => setTimeout(r, 2000));
     console.log(
       `\nserver on ${base}, warmed up; ${REQUESTS} requests per case after 2 warm-ups  [${load()}]\n`,
     );

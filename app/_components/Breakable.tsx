@@ -33,8 +33,3 @@ export function breakable(text: string, run = RUN): ReactNode {
   out.push(text.slice(start));
   return <Fragment>{out}</Fragment>;
 }
-
-/** `breakable` as a component. */
-export function Breakable({ text, run }: { text: string; run?: number }) {
-  return <>{breakable(text, run)}</>;
-}

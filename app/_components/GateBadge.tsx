@@ -1,5 +1,3 @@
-const VERDICTS = new Set(["block", "allow", "fail", "read_only", "no_call"]);
-
 export const GATE_MEANING: Record<string, string> = {
   no_call: "no call was made",
   read_only: "the tool has no side effects",
@@ -12,7 +10,7 @@ export const GATE_MEANING: Record<string, string> = {
 export function GateBadge({ verdict, next }: { verdict: string; next?: string | null }) {
   return (
     <span
-      className={`gate gate-${VERDICTS.has(verdict) ? verdict : "no_call"}`}
+      className={`gate gate-${Object.hasOwn(GATE_MEANING, verdict) ? verdict : "no_call"}`}
       title={GATE_MEANING[verdict]}
       data-testid="gate-verdict"
     >

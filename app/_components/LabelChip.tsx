@@ -1,5 +1,3 @@
-const LABELS = new Set(["ASK", "OMIT", "COPY", "INJECT", "DRIFT", "ERROR"]);
-
 /** What each label means, for titles and legends. */
 export const LABEL_MEANING: Record<string, string> = {
   ASK: "no call; the reply asks for the missing fact",
@@ -14,7 +12,7 @@ export const LABEL_MEANING: Record<string, string> = {
 export function LabelChip({ label, field, testId }: { label: string; field?: string; testId?: string }) {
   return (
     <span
-      className={`chip chip-${LABELS.has(label) ? label : "ERROR"}`}
+      className={`chip chip-${Object.hasOwn(LABEL_MEANING, label) ? label : "ERROR"}`}
       title={`${field ? `${field}: ` : ""}${label}: ${LABEL_MEANING[label] ?? ""}`}
       data-testid={testId}
       data-label={label}

@@ -241,12 +241,6 @@ const SHAPES: readonly (readonly [Shape, number])[] = [
   ["anthropic", 1.5],
 ];
 
-function hex(rng: Rng, n: number): string {
-  let s = "";
-  for (let i = 0; i < n; i++) s += "0123456789abcdef"[Math.floor(rng.next() * 16)];
-  return s;
-}
-
 function argText(a: Record<string, unknown> | string): string {
   return typeof a === "string" ? a : JSON.stringify(a);
 }
@@ -256,7 +250,7 @@ function payload(c: Case, shape: Shape, model: string, rng: Rng): Record<string,
   if (shape === "chat" || c.fence) {
     let content = c.text;
     let toolCalls: unknown[] | undefined = c.calls.map((k) => ({
-      id: `call_${hex(rng, 12)}`,
+      id: `call_${rng.hex(12)}`,
       type: "function",
       function: { name: k.name, arguments: argText(k.args) },
     }));
@@ -269,7 +263,7 @@ function payload(c: Case, shape: Shape, model: string, rng: Rng): Record<string,
     const message: Record<string, unknown> = { role: "assistant", content };
     if (toolCalls && toolCalls.length > 0) message.tool_calls = toolCalls;
     return {
-      id: `chatcmpl-${hex(rng, 16)}`,
+      id: `chatcmpl-${rng.hex(16)}`,
       object: "chat.completion",
       model,
       choices: [{ index: 0, message, finish_reason: toolCalls?.length ? "tool_calls" : "stop" }],
@@ -281,27 +275,27 @@ function payload(c: Case, shape: Shape, model: string, rng: Rng): Record<string,
     if (c.text)
       output.push({
         type: "message",
-        id: `msg_${hex(rng, 12)}`,
+        id: `msg_${rng.hex(12)}`,
         role: "assistant",
         content: [{ type: "output_text", text: c.text }],
       });
     for (const k of c.calls)
       output.push({
         type: "function_call",
-        id: `fc_${hex(rng, 12)}`,
-        call_id: `call_${hex(rng, 12)}`,
+        id: `fc_${rng.hex(12)}`,
+        call_id: `call_${rng.hex(12)}`,
         name: k.name,
         arguments: argText(k.args),
       });
-    return { id: `resp_${hex(rng, 16)}`, object: "response", model, output, usage };
+    return { id: `resp_${rng.hex(16)}`, object: "response", model, output, usage };
   }
   // anthropic (arguments are objects: a broken argument string stays a string input)
   const content: unknown[] = [];
   if (c.text) content.push({ type: "text", text: c.text });
   for (const k of c.calls)
-    content.push({ type: "tool_use", id: `toolu_${hex(rng, 12)}`, name: k.name, input: k.args });
+    content.push({ type: "tool_use", id: `toolu_${rng.hex(12)}`, name: k.name, input: k.args });
   return {
-    id: `msg_${hex(rng, 16)}`,
+    id: `msg_${rng.hex(16)}`,
     type: "message",
     role: "assistant",
     model,

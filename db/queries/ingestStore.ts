@@ -22,6 +22,16 @@ interface RunRow {
  */
 export function createIngestStore(db: Db): IngestStore {
   const writer = createTraceWriter(db);
+  return {
+    ...createBatchStore(db),
+    write(batchId, traces, errors) {
+      return writer.write(batchId, traces, errors);
+    },
+  };
+}
+
+/** Probes and ingest batches: everything an ingest store does but writing traces. */
+export function createBatchStore(db: Db): Omit<IngestStore, "write"> {
   const s = db.sqlite;
   const beginBatch = s
     .prepare("INSERT INTO ingest_batches(origin, files) VALUES (?, ?) RETURNING id")
@@ -39,9 +49,6 @@ export function createIngestStore(db: Db): IngestStore {
     },
     beginBatch(origin: string, files: string[]) {
       return beginBatch.get(origin, JSON.stringify(files)) as number;
-    },
-    write(batchId, traces, errors) {
-      return writer.write(batchId, traces, errors);
     },
     finishBatch(batchId: number, summary: IngestSummary, status: "done" | "failed") {
       finishBatch.run(

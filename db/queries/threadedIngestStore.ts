@@ -8,7 +8,7 @@
 import { Worker } from "node:worker_threads";
 import type { IngestStore, WriteOutcome } from "../../lib/ingest/pipeline";
 import type { Db } from "../client";
-import { createIngestStore } from "./ingestStore";
+import { createBatchStore, createTraceWriter, type TraceWriter } from "./ingestStore";
 import { packError, packTrace } from "./ingestTransfer";
 import type { WriteReply, WriteRequest } from "./ingestWriterThread";
 
@@ -43,8 +43,9 @@ export function createThreadedIngestStore(db: Db): ThreadedIngestStore | null {
   if (db.path === ":memory:" || process.env.ASSUMEPROBE_INGEST_THREAD === "0") return null;
   const worker = startWriter(db.path);
   if (!worker) return null;
-  const base = createIngestStore(db);
+  const base = createBatchStore(db);
   const waiting = new Map<number, { resolve: (o: WriteOutcome[]) => void; reject: (e: Error) => void }>();
+  let syncWriter: TraceWriter | undefined;
   let seq = 0;
   let dead: Error | null = null;
   const failAll = (e: Error) => {
@@ -68,6 +69,11 @@ export function createThreadedIngestStore(db: Db): ThreadedIngestStore | null {
   );
   return {
     ...base,
+    // The pipeline writes through writeAsync; a synchronous write (never used by it) gets a writer of its own.
+    write(batchId, traces, errors) {
+      syncWriter ??= createTraceWriter(db);
+      return syncWriter.write(batchId, traces, errors);
+    },
     writeAsync(batchId, traces, errors) {
       if (dead) return Promise.reject(dead);
       const req: WriteRequest = {

@@ -57,30 +57,45 @@ export function ftsQuery(q: string): string | null {
   return words.map((m) => `"${m[1]}"${m[2]}`).join(" ");
 }
 
-interface Plan {
-  sql: string;
-  args: unknown[];
-  empty: boolean;
-  /** The filter's tag ids, rarest first, with their kept counts in this run. */
+/**
+ * A filter resolved once per request: its tag ids, rarest first, with their kept counts in the
+ * run, and the search as an FTS5 query. Null when nothing can match (a tag that never occurs, a
+ * search with no word in it).
+ */
+interface Scope {
+  db: Db;
+  runId: number;
   tags: { id: number; n: number }[];
+  match: string | null;
+}
+
+type Cursor = { op: ">" | "<"; id: number };
+
+function resolve(db: Db, runId: number, filter: TraceFilter, field: string | null): Scope | null {
+  const match = filter.q ? ftsQuery(filter.q) : null;
+  if (filter.q && match === null) return null;
+  const stmt = db.sqlite
+    .prepare("SELECT coalesce(sum(n), 0) FROM run_counts WHERE run_id = ? AND tag_id = ?")
+    .pluck();
+  const tags: { id: number; n: number }[] = [];
+  for (const name of filterTags(filter, field)) {
+    const id = findTagId(db, name);
+    if (id === undefined) return null;
+    tags.push({ id, n: stmt.get(runId, id) as number });
+  }
+  return { db, runId, tags: tags.sort((x, y) => x.n - y.n), match };
 }
 
 /** Builds "ids of this run matching the filter, keyset-ordered". `dir` asc pages forward, desc backward. */
 function planIds(
-  db: Db,
-  runId: number,
-  filter: TraceFilter,
-  field: string | null,
-  cursor: { op: ">" | "<"; id: number } | null,
+  s: Scope,
+  cursor: Cursor | null,
   dir: "ASC" | "DESC",
   limit: number,
-): Plan {
-  const tags = filterTagCounts(db, runId, filter, field);
-  if (tags === null) return { sql: "", args: [], empty: true, tags: [] };
+): { sql: string; args: unknown[] } {
+  const { runId, match } = s;
   // Drive the scan from the rarest tag; CROSS JOIN keeps SQLite from reordering it.
-  const ids = tags.map((t) => t.id);
-  const match = filter.q ? ftsQuery(filter.q) : null;
-  if (filter.q && match === null) return { sql: "", args: [], empty: true, tags };
+  const ids = s.tags.map((t) => t.id);
   const args: unknown[] = [];
   let sql: string;
   if (match) {
@@ -120,44 +135,20 @@ function planIds(
     sql = `SELECT t0.trace_id AS id FROM ${from.join(" ")} WHERE ${cond.join(" AND ")} ORDER BY t0.trace_id ${dir} LIMIT ?`;
   }
   args.push(limit);
-  return { sql, args, empty: false, tags };
+  return { sql, args };
 }
 
-/** The filter's tags with their kept counts, rarest first; null when a tag never occurs (nothing matches). */
-function filterTagCounts(
-  db: Db,
-  runId: number,
-  filter: TraceFilter,
-  field: string | null,
-): { id: number; n: number }[] | null {
-  const stmt = db.sqlite
-    .prepare("SELECT coalesce(sum(n), 0) FROM run_counts WHERE run_id = ? AND tag_id = ?")
-    .pluck();
-  const tags: { id: number; n: number }[] = [];
-  for (const name of filterTags(filter, field)) {
-    const id = findTagId(db, name);
-    if (id === undefined) return null;
-    tags.push({ id, n: stmt.get(runId, id) as number });
-  }
-  return tags.sort((a, b) => a.n - b.n);
-}
-
-function matchingIds(
-  db: Db,
-  runId: number,
-  filter: TraceFilter,
-  field: string | null,
-  cursor: { op: ">" | "<"; id: number } | null,
-  dir: "ASC" | "DESC",
-  limit: number,
-): number[] {
-  if (filter.q && cursor) return searchFromCursor(db, runId, filter, field, cursor, dir, limit);
-  const plan = planIds(db, runId, filter, field, cursor, dir, limit);
-  if (plan.empty) return [];
-  return db.sqlite
+function runPlan(s: Scope, cursor: Cursor | null, dir: "ASC" | "DESC", limit: number): number[] {
+  const plan = planIds(s, cursor, dir, limit);
+  return s.db.sqlite
     .prepare(plan.sql)
     .pluck()
     .all(...plan.args) as number[];
+}
+
+function matchingIds(s: Scope, cursor: Cursor | null, dir: "ASC" | "DESC", limit: number): number[] {
+  if (s.match && cursor) return searchFromCursor(s, s.match, cursor, dir, limit);
+  return runPlan(s, cursor, dir, limit);
 }
 
 /**
@@ -169,17 +160,13 @@ function matchingIds(
  * end of that window.
  */
 function searchFromCursor(
-  db: Db,
-  runId: number,
-  filter: TraceFilter,
-  field: string | null,
-  cursor: { op: ">" | "<"; id: number },
+  s: Scope,
+  match: string,
+  cursor: Cursor,
   dir: "ASC" | "DESC",
   limit: number,
 ): number[] {
-  const match = ftsQuery(filter.q ?? "");
-  const tags = filterTagCounts(db, runId, filter, field);
-  if (match === null || tags === null) return [];
+  const { db, runId } = s;
   const size = 32;
   const window = db.sqlite
     .prepare(`SELECT id FROM traces WHERE run_id = ? AND id ${cursor.op} ? ORDER BY id ${dir} LIMIT ?`)
@@ -188,7 +175,7 @@ function searchFromCursor(
   if (window.length === 0) return [];
   const cond = ["EXISTS (SELECT 1 FROM trace_search s WHERE s.trace_search MATCH ? AND s.rowid = w.value)"];
   const args: unknown[] = [JSON.stringify(window), match];
-  for (const t of tags) {
+  for (const t of s.tags) {
     cond.push(
       "EXISTS (SELECT 1 FROM trace_tags x WHERE x.run_id = ? AND x.tag_id = ? AND x.trace_id = w.value)",
     );
@@ -201,14 +188,7 @@ function searchFromCursor(
     .all(...args) as number[];
   if (hits.length >= limit || window.length < size) return hits;
   const rest = { op: cursor.op, id: window[window.length - 1] };
-  const plan = planIds(db, runId, filter, field, rest, dir, limit - hits.length);
-  if (plan.empty) return hits;
-  return hits.concat(
-    db.sqlite
-      .prepare(plan.sql)
-      .pluck()
-      .all(...plan.args) as number[],
-  );
+  return hits.concat(runPlan(s, rest, dir, limit - hits.length));
 }
 
 /**
@@ -216,22 +196,22 @@ function searchFromCursor(
  * SEARCH_COUNT_CAP; two or more tags are estimated from a sample of the rarest one (exact when
  * that tag is on no more than COUNT_SAMPLE traces). The work is bounded whatever the filter.
  */
-export function countMatching(db: Db, runId: number, filter: TraceFilter, field: string | null): MatchCount {
-  const plan = planIds(db, runId, filter, field, null, "ASC", SEARCH_COUNT_CAP + 1);
-  if (plan.empty) return { n: 0, kind: "exact" };
-  if (!filter.q && plan.tags.length === 0) {
-    const n = db.sqlite.prepare("SELECT trace_count FROM runs WHERE id = ?").pluck().get(runId) as number;
-    return { n, kind: "exact" };
-  }
-  if (!filter.q && plan.tags.length === 1) return { n: plan.tags[0].n, kind: "exact" };
-  if (filter.q) {
+function countMatching(s: Scope): MatchCount {
+  const { db, runId, tags } = s;
+  if (s.match) {
+    const plan = planIds(s, null, "ASC", SEARCH_COUNT_CAP + 1);
     const n = db.sqlite
       .prepare(`SELECT count(*) FROM (${plan.sql})`)
       .pluck()
       .get(...plan.args) as number;
     return n > SEARCH_COUNT_CAP ? { n: SEARCH_COUNT_CAP, kind: "atLeast" } : { n, kind: "exact" };
   }
-  const [rarest, ...rest] = plan.tags;
+  if (tags.length === 0) {
+    const n = db.sqlite.prepare("SELECT trace_count FROM runs WHERE id = ?").pluck().get(runId) as number;
+    return { n, kind: "exact" };
+  }
+  if (tags.length === 1) return { n: tags[0].n, kind: "exact" };
+  const [rarest, ...rest] = tags;
   const cond = rest.map(
     () =>
       "EXISTS (SELECT 1 FROM trace_tags x WHERE x.run_id = ? AND x.tag_id = ? AND x.trace_id = s.trace_id)",
@@ -278,19 +258,21 @@ export function listTraces(
   field: string | null,
   pageSize = PAGE_SIZE,
 ): TracePage {
+  const s = resolve(db, runId, filter, field);
+  if (s === null) return { rows: [], nextAfter: null, prevBefore: null, count: { n: 0, kind: "exact" } };
   let ids: number[];
   let more: boolean;
   let nextAfter: number | null = null;
   let prevBefore: number | null = null;
   if (filter.before) {
-    ids = matchingIds(db, runId, filter, field, { op: "<", id: filter.before }, "DESC", pageSize + 1);
+    ids = matchingIds(s, { op: "<", id: filter.before }, "DESC", pageSize + 1);
     more = ids.length > pageSize;
     ids = ids.slice(0, pageSize).reverse();
     if (more && ids.length) prevBefore = ids[0];
     if (ids.length) nextAfter = ids[ids.length - 1];
   } else {
     const cursor = filter.after ? { op: ">" as const, id: filter.after } : null;
-    ids = matchingIds(db, runId, filter, field, cursor, "ASC", pageSize + 1);
+    ids = matchingIds(s, cursor, "ASC", pageSize + 1);
     more = ids.length > pageSize;
     ids = ids.slice(0, pageSize);
     if (more) nextAfter = ids[ids.length - 1];
@@ -300,15 +282,13 @@ export function listTraces(
   if (
     filter.before &&
     nextAfter !== null &&
-    matchingIds(db, runId, filter, field, { op: ">", id: nextAfter }, "ASC", 1).length === 0
+    matchingIds(s, { op: ">", id: nextAfter }, "ASC", 1).length === 0
   ) {
     nextAfter = null;
   }
   // A first page with no page after it holds every match: that is the exact count, for free.
   const whole = !filter.before && !filter.after && nextAfter === null;
-  const count: MatchCount = whole
-    ? { n: ids.length, kind: "exact" }
-    : countMatching(db, runId, filter, field);
+  const count: MatchCount = whole ? { n: ids.length, kind: "exact" } : countMatching(s);
   // An estimate is never below what is on screen.
   if (count.kind === "estimate" && !filter.before && !filter.after)
     count.n = Math.max(count.n, ids.length + 1);
@@ -323,8 +303,9 @@ export function neighbours(
   filter: TraceFilter,
   field: string | null,
 ): { prev: number | null; next: number | null } {
-  const f = { ...filter, after: undefined, before: undefined };
-  const prev = matchingIds(db, runId, f, field, { op: "<", id: traceId }, "DESC", 1)[0] ?? null;
-  const next = matchingIds(db, runId, f, field, { op: ">", id: traceId }, "ASC", 1)[0] ?? null;
+  const s = resolve(db, runId, filter, field);
+  if (s === null) return { prev: null, next: null };
+  const prev = matchingIds(s, { op: "<", id: traceId }, "DESC", 1)[0] ?? null;
+  const next = matchingIds(s, { op: ">", id: traceId }, "ASC", 1)[0] ?? null;
   return { prev, next };
 }

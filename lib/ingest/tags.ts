@@ -7,19 +7,36 @@ import type { TraceScore } from "../probe/score";
 /** The field name of "any field" tags. */
 export const ANY_FIELD = "*";
 
+/** Prefixes of the per-field tags (`prefix:field=value`). */
+const FIELD_PREFIX = {
+  label: "l",
+  reason: "r",
+  fieldFlag: "ff",
+  human: "h",
+  humanLabel: "hl",
+  recorded: "rec",
+  sideEffect: "se",
+} as const;
+
+function fieldTag(prefix: string, field: string, value: string): string {
+  return `${prefix}:${field}=${value}`;
+}
+
+const agreement = (agrees: boolean) => (agrees ? "agree" : "disagree");
+
 export const tag = {
   probe: (id: string) => `p:${id}`,
-  label: (field: string, label: string) => `l:${field}=${label}`,
-  reason: (field: string, reason: string) => `r:${field}=${reason}`,
-  fieldFlag: (field: string, flag: string) => `ff:${field}=${flag}`,
+  label: (field: string, label: string) => fieldTag(FIELD_PREFIX.label, field, label),
+  reason: (field: string, reason: string) => fieldTag(FIELD_PREFIX.reason, field, reason),
+  fieldFlag: (field: string, flag: string) => fieldTag(FIELD_PREFIX.fieldFlag, field, flag),
   flag: (flag: string) => `f:${flag}`,
   gate: (verdict: string) => `g:${verdict}`,
   /** An imported human label's agreement with ours. */
-  human: (field: string, agrees: boolean) => `h:${field}=${agrees ? "agree" : "disagree"}`,
-  humanLabel: (field: string, label: string) => `hl:${field}=${label}`,
+  human: (field: string, agrees: boolean) => fieldTag(FIELD_PREFIX.human, field, agreement(agrees)),
+  humanLabel: (field: string, label: string) => fieldTag(FIELD_PREFIX.humanLabel, field, label),
   /** A recorded (harness) label's agreement with ours. */
-  recorded: (field: string, agrees: boolean) => `rec:${field}=${agrees ? "agree" : "disagree"}`,
-  sideEffect: (field: string, label: string) => `se:${field}=${label}`,
+  recorded: (field: string, agrees: boolean) => fieldTag(FIELD_PREFIX.recorded, field, agreement(agrees)),
+  sideEffect: (field: string, label: string) => fieldTag(FIELD_PREFIX.sideEffect, field, label),
   all: () => "all",
 };
 
@@ -41,7 +58,7 @@ function fieldTagPair(prefix: string, field: string, value: string): [string, st
   }
   let pair = byValue.get(value);
   if (!pair) {
-    pair = [`${prefix}:${field}=${value}`, `${prefix}:${ANY_FIELD}=${value}`];
+    pair = [fieldTag(prefix, field, value), fieldTag(prefix, ANY_FIELD, value)];
     // Field names come from probes (When2Call has hundreds): cache a bounded number.
     if (cachedPairs < 50_000) {
       byValue.set(value, pair);
@@ -69,24 +86,24 @@ export function traceTags(
   };
   for (const field of Object.keys(score.fields)) {
     const f = score.fields[field];
-    perField("l", field, f.label);
-    if (f.reasons) for (const r of f.reasons) perField("r", field, r);
-    for (const fl of f.flags) perField("ff", field, fl);
+    perField(FIELD_PREFIX.label, field, f.label);
+    if (f.reasons) for (const r of f.reasons) perField(FIELD_PREFIX.reason, field, r);
+    for (const fl of f.flags) perField(FIELD_PREFIX.fieldFlag, field, fl);
     const h = human?.[field];
     if (h !== undefined) {
       const hu = h.toUpperCase();
-      perField("h", field, hu === f.label ? "agree" : "disagree");
-      perField("hl", field, hu);
+      perField(FIELD_PREFIX.human, field, agreement(hu === f.label));
+      perField(FIELD_PREFIX.humanLabel, field, hu);
     }
     const rec = recorded?.[field];
-    if (rec !== undefined) perField("rec", field, rec.toUpperCase() === f.label ? "agree" : "disagree");
+    if (rec !== undefined) perField(FIELD_PREFIX.recorded, field, agreement(rec.toUpperCase() === f.label));
   }
   for (const fl of score.flags) tags.push(tag.flag(fl));
   if (score.side_effect) {
     const se = score.side_effect.fields;
     for (const field of Object.keys(se)) {
-      perField("se", field, se[field].label);
-      for (const fl of se[field].flags) perField("ff", field, fl);
+      perField(FIELD_PREFIX.sideEffect, field, se[field].label);
+      for (const fl of se[field].flags) perField(FIELD_PREFIX.fieldFlag, field, fl);
     }
   }
   for (const a of any) tags.push(a);

@@ -8,7 +8,15 @@ import {
   payloadModelOf,
 } from "../probe/normalize";
 import type { NormalizedResponse } from "../probe/response";
-import { describeIssues, LABELS, type Label, type Probe, ProbeIdSchema, ProbeSchema } from "../probe/schema";
+import {
+  describeIssues,
+  LABELS,
+  type Label,
+  PROBE_ID,
+  type Probe,
+  ProbeIdSchema,
+  ProbeSchema,
+} from "../probe/schema";
 
 /** The forms a JSONL record can take (DESIGN.md, "Trace file format"). */
 export type RecordForm = "trace" | "seed_runner" | "seed_trace" | "payload";
@@ -34,8 +42,6 @@ const TraceEnvelopeSchema = z.object({
 });
 
 type Envelope = z.infer<typeof TraceEnvelopeSchema>;
-
-const PROBE_ID = /^[A-Za-z0-9][A-Za-z0-9_.:@-]*$/;
 
 /** A string zod's `.min(min).max(max)` certainly accepts (zod counts code points, never more than units). */
 function fits(v: unknown, min: number, max: number): v is string {

@@ -11,7 +11,15 @@
 import { type CompiledProbe, compileProbe } from "./compile";
 import type { NormalizedResponse } from "./response";
 import type { Probe } from "./schema";
-import { type FieldScore, isFalsy, readArguments, renderValue, scoreValue } from "./score";
+import {
+  callName,
+  describeValue,
+  type FieldScore,
+  isFalsy,
+  readArguments,
+  renderValue,
+  scoreValue,
+} from "./score";
 
 /**
  * One mark per thing a value can be. The first mark of an argument is its main one.
@@ -195,11 +203,10 @@ export function markArguments(response: NormalizedResponse, probe: Probe | Compi
     return {
       kind: "not_object",
       call: first,
-      error: `the call is ${Array.isArray(first) ? "an array" : `a ${typeof first}`}, not an object`,
+      error: `the call is ${describeValue(first)}, not an object`,
     };
   }
-  const named = typeof first.name === "string" && first.name !== "" ? first.name : null;
-  const name = named ?? p.toolName;
+  const name = callName(first) ?? p.toolName;
   const read = readArguments(first.arguments);
   if (name !== null && name === p.clarifyTool) {
     return { kind: "clarify", name, rawArguments: first.arguments, arguments: read.ok ? read.args : {} };

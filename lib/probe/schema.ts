@@ -6,11 +6,14 @@ export const LabelSchema = z.enum(LABELS);
 export type Label = z.infer<typeof LabelSchema>;
 
 /** A probe id is used in URLs and on command lines: keep it plain. */
+/** What a probe id may hold (also read by the ingest fast path, lib/ingest/traceRecord.ts). */
+export const PROBE_ID = /^[A-Za-z0-9][A-Za-z0-9_.:@-]*$/;
+
 export const ProbeIdSchema = z
   .string()
   .min(1)
   .max(200)
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_.:@-]*$/, "probe id: letters, digits and _ . : @ - (not first)");
+  .regex(PROBE_ID, "probe id: letters, digits and _ . : @ - (not first)");
 
 const JsonObjectSchema = z.record(z.string(), z.unknown());
 

@@ -65,7 +65,8 @@ export function isFalsy(v: unknown): boolean {
   return false;
 }
 
-function describeValue(v: unknown): string {
+/** "an array", "null", "a string", … for error messages. */
+export function describeValue(v: unknown): string {
   if (Array.isArray(v)) return "an array";
   if (v === null) return "null";
   return `a ${typeof v}`;
@@ -208,7 +209,8 @@ export function isModelMismatch(pinned: string, payload: string | null): boolean
   return true;
 }
 
-function callName(call: Record<string, unknown>): string | null {
+/** A call's tool name, or null when it names none (it then targets the probe's tool). */
+export function callName(call: Record<string, unknown>): string | null {
   const n = call.name;
   return typeof n === "string" && n !== "" ? n : null;
 }

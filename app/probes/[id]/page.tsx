@@ -78,6 +78,10 @@ export default async function ProbePage({ params, searchParams }: Props) {
   if (!probe) notFound();
   const c = compileProbe(probe);
   const versions = listProbeVersions(db, id);
+  // The newest 50 versions' definitions, each read once: a row compares its own with the one before.
+  const defs = versions
+    .slice(0, 51)
+    .map((v) => (v.version === current.version ? current.probe : getProbeVersion(db, id, v.version)));
   const thisVersion = versions.find((v) => v.version === version);
   const runs = probeRuns(db, id);
   const base = `/probes/${encodeURIComponent(id)}`;
@@ -264,9 +268,8 @@ export default async function ProbePage({ params, searchParams }: Props) {
             </thead>
             <tbody>
               {versions.map((v, i) => {
-                const def = i < 50 ? getProbeVersion(db, id, v.version) : undefined;
-                const prev =
-                  i < 50 && versions[i + 1] ? getProbeVersion(db, id, versions[i + 1].version) : undefined;
+                const def = i < 50 ? defs[i] : undefined;
+                const prev = i < 50 ? defs[i + 1] : undefined;
                 return (
                   <tr
                     key={v.version}
