@@ -3,7 +3,8 @@
  *
  * 1. Generates 1,000,000 varied schedule_window traces in one run (labels, flags, gate verdicts,
  *    texts from a Zipf vocabulary; bench/lib/generate.ts) and ingests them with the CLI into
- *    /tmp/assumeprobe-bench/big.db (reused when it already holds the run with 1,000,000 traces).
+ *    /tmp/assumeprobe-bench/big.db (reused when it already holds the run with 1,000,000 traces
+ *    and its tag rows carry signatures).
  * 2. Builds the dashboard into .next-bench (NEXT_DIST_DIR, so it never touches anyone's .next;
  *    tsconfig.json, which Next rewrites for a new dist dir, is restored afterwards) and starts
  *    `next start -H 127.0.0.1` on a free port with ASSUMEPROBE_DB pointing at that database.
@@ -54,10 +55,13 @@ const REQUESTS = Number(values.requests);
 const RUN = "bench-1m";
 const DIST = ".next-bench";
 
+/** Traces in the benchmark run; 0 when the database predates tag signatures (its filters would be slower). */
 function traceCount(dbPath: string): number {
   if (!existsSync(dbPath)) return 0;
   const db = new Database(dbPath, { readonly: true, fileMustExist: true });
   try {
+    const sig = db.prepare("SELECT sig FROM trace_tags LIMIT 1").pluck().get();
+    if (sig === -1) return 0;
     const row = db.prepare("SELECT trace_count AS n FROM runs WHERE name = ?").get(RUN) as
       | { n: number }
       | undefined;

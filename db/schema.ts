@@ -12,10 +12,12 @@ import {
 
 /**
  * The database. Two tables live outside this file because drizzle-kit cannot express them; they
- * are created by a hand-written migration (db/migrations/0001_*.sql) and read with raw SQL:
- * - `trace_tags(run_id, tag_id, trace_id)` WITHOUT ROWID: one row per filterable fact of a trace
- *   (a field's label, an INJECT reason, a flag, the gate verdict, the probe, human agreement), so
- *   any filter combination is an intersection of index ranges, paged by trace id.
+ * are created by hand-written migrations (db/migrations/0001_*.sql, 0002_*.sql) and read with raw SQL:
+ * - `trace_tags(run_id, tag_id, trace_id, sig)` WITHOUT ROWID: one row per filterable fact of a
+ *   trace (a field's label, an INJECT reason, a flag, the gate verdict, the probe, human
+ *   agreement), so any filter combination is an intersection of index ranges, paged by trace id;
+ *   `sig` is the trace's tag signature (lib/ingest/tagSignature.ts), so an intersection skips
+ *   most non-matching traces of its rarest range without a lookup each.
  * - `trace_search`: a contentless FTS5 index over response text and argument values.
  */
 

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { tag } from "./ingest/tags";
+import { GATE_VERDICTS } from "./gate/decide";
+import { AGREEMENT, tag } from "./ingest/tags";
 import { LABELS } from "./probe/schema";
 import { FIELD_FLAGS, INJECT_REASONS, TRACE_FLAGS } from "./probe/score";
 
-export const GATE_VERDICTS = ["no_call", "read_only", "fail", "allow", "block"] as const;
-export const AGREEMENT = ["agree", "disagree"] as const;
+export { AGREEMENT, GATE_VERDICTS };
 export const FLAG_OPTIONS = [...TRACE_FLAGS, ...FIELD_FLAGS] as const;
 
 const optional = <T extends z.ZodType>(s: T) =>

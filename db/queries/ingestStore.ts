@@ -75,11 +75,11 @@ export function createTraceWriter(db: Db): TraceWriter {
       source, line, form, model, payload_model, started_at, latency_ms, gate, labels, result, response, recorded, human, original)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     existingHash: s.prepare("SELECT hash FROM traces WHERE run_id = ? AND identity = ?").pluck(),
-    // One statement per (run, probe, tag) and batch: the trace ids come as a JSON array in
-    // ascending order, so rows append to the end of each tag's range. OR IGNORE, and `changes`,
-    // count exactly the rows that were new, as one insert per row would.
+    // One statement per (run, probe, tag) and batch: [trace id, signature] pairs come as a JSON
+    // array in ascending id order, so rows append to the end of each tag's range. OR IGNORE, and
+    // `changes`, count exactly the rows that were new, as one insert per row would.
     insertTags: s.prepare(
-      "INSERT OR IGNORE INTO trace_tags(run_id, tag_id, trace_id) SELECT ?, ?, value FROM json_each(?)",
+      "INSERT OR IGNORE INTO trace_tags(run_id, tag_id, trace_id, sig) SELECT ?, ?, value ->> 0, value ->> 1 FROM json_each(?)",
     ),
     insertSearch: s.prepare("INSERT INTO trace_search(rowid, body) VALUES (?, ?)"),
     addCount: s.prepare(`INSERT INTO run_counts(run_id, probe_id, tag_id, n) VALUES (?, ?, ?, ?)
@@ -113,8 +113,11 @@ export function createTraceWriter(db: Db): TraceWriter {
     // Another process may have created or pinned runs since the last batch.
     runs.clear();
     const outcomes: WriteOutcome[] = [];
-    /** Trace ids per (run, probe) and tag, in insertion (ascending id) order. */
-    const tagged = new Map<string, { runId: number; probeId: string; byTag: Map<number, number[]> }>();
+    /** [trace id, signature] per (run, probe) and tag, in insertion (ascending id) order. */
+    const tagged = new Map<
+      string,
+      { runId: number; probeId: string; byTag: Map<number, [number, number][]> }
+    >();
     const runTotals = new Map<
       number,
       { n: number; mismatch: number; first: string | null; last: string | null }
@@ -183,11 +186,12 @@ export function createTraceWriter(db: Db): TraceWriter {
         group = { runId: run.id, probeId: t.probeId, byTag: new Map() };
         tagged.set(rp, group);
       }
+      const row: [number, number] = [traceId, t.sig];
       for (const name of t.tags) {
         const id = tagId(db, name);
-        const ids = group.byTag.get(id);
-        if (ids) ids.push(traceId);
-        else group.byTag.set(id, [traceId]);
+        const rows = group.byTag.get(id);
+        if (rows) rows.push(row);
+        else group.byTag.set(id, [row]);
       }
       if (t.search) q.insertSearch.run(traceId, t.search);
       const tot = runTotals.get(run.id) ?? { n: 0, mismatch: 0, first: null, last: null };
@@ -201,9 +205,9 @@ export function createTraceWriter(db: Db): TraceWriter {
       outcomes.push("ingested");
     }
     for (const g of tagged.values()) {
-      for (const [id, ids] of g.byTag) {
+      for (const [id, rows] of g.byTag) {
         // A tag named twice is one trace_tags row: count it once, so run_counts match them.
-        const n = q.insertTags.run(g.runId, id, JSON.stringify(ids)).changes;
+        const n = q.insertTags.run(g.runId, id, JSON.stringify(rows)).changes;
         if (n > 0) q.addCount.run(g.runId, g.probeId, id, n);
       }
     }

@@ -32,6 +32,7 @@ export type PackedTrace = [
   human: string | null,
   original: string | Uint8Array,
   tags: string[],
+  sig: number,
   search: string,
 ];
 
@@ -72,6 +73,7 @@ export function packTrace(t: PreparedTrace): PackedTrace {
     t.human,
     typeof t.original === "string" ? t.original : ownBytes(t.original),
     t.tags,
+    t.sig,
     t.search,
   ];
 }
@@ -79,7 +81,7 @@ export function packTrace(t: PreparedTrace): PackedTrace {
 export function unpackTrace(p: PackedTrace): PreparedTrace {
   const [runName, defaultRun, model, runParams, probeId, probeVersion, extId, identity, hash] = p;
   const [file, source, line, form, payloadModel, startedAt, latencyMs, gate, modelMismatch] = p.slice(9);
-  const [labels, result, response, recorded, human, original, tags, search] = p.slice(18);
+  const [labels, result, response, recorded, human, original, tags, sig, search] = p.slice(18);
   return {
     runName,
     defaultRun,
@@ -106,6 +108,7 @@ export function unpackTrace(p: PackedTrace): PreparedTrace {
     human: human as string | null,
     original: typeof original === "string" ? original : asBuffer(original as Uint8Array),
     tags: tags as string[],
+    sig: sig as number,
     search: search as string,
   };
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tagSignature } from "../../lib/ingest/tagSignature";
 import { ingestText, tempDb, traceLine } from "../../lib/ingest/testIngest";
 import { parseTraceFilter } from "../../lib/traceFilter";
 import { COUNT_SAMPLE, ftsQuery, listTraces, neighbours, PAGE_SIZE, SEARCH_COUNT_CAP } from "./traceList";
@@ -181,6 +182,45 @@ describe("listTraces", () => {
     const page = listTraces(db, runId, parseTraceFilter({ label: "COPY", flag: "ask_and_call" }), "timezone");
     expect(page.rows).toEqual([]);
     expect(page.count).toEqual({ n: 0, kind: "exact" });
+  });
+
+  it("stores each trace's tag signature on its tag rows", () => {
+    const rows = db.sqlite
+      .prepare(
+        `SELECT x.trace_id AS id, x.sig, json_group_array(n.name) AS names FROM trace_tags x
+          JOIN tag_names n ON n.id = x.tag_id WHERE x.run_id = ? GROUP BY x.trace_id, x.sig`,
+      )
+      .all(runId) as { id: number; sig: number; names: string }[];
+    // One signature per trace, the signature of its tag names.
+    expect(rows.length).toBe(N);
+    for (const r of rows) expect(r.sig).toBe(tagSignature(JSON.parse(r.names)));
+  });
+
+  it("finds the same traces when some tag rows predate signatures (sig -1, every bit)", () => {
+    const filters: Record<string, string>[] = [
+      { label: "INJECT", flag: "ask_and_call" },
+      { label: "INJECT", gate: "block" },
+      { label: "COPY", flag: "ask_and_call" },
+    ];
+    const before = filters.map((f) => allPages(f).ids);
+    const counts = filters.map((f) => listTraces(db, runId, parseTraceFilter(f), "timezone").count);
+    const old = db.sqlite
+      .prepare("SELECT tag_id, trace_id, sig FROM trace_tags WHERE run_id = ? AND trace_id % 3 = 0")
+      .all(runId) as { tag_id: number; trace_id: number; sig: number }[];
+    db.sqlite.prepare("UPDATE trace_tags SET sig = -1 WHERE run_id = ? AND trace_id % 3 = 0").run(runId);
+    try {
+      expect(filters.map((f) => allPages(f).ids)).toEqual(before);
+      expect(filters.map((f) => listTraces(db, runId, parseTraceFilter(f), "timezone").count)).toEqual(
+        counts,
+      );
+    } finally {
+      const restore = db.sqlite.prepare(
+        "UPDATE trace_tags SET sig = ? WHERE run_id = ? AND tag_id = ? AND trace_id = ?",
+      );
+      db.sqlite.transaction(() => {
+        for (const r of old) restore.run(r.sig, runId, r.tag_id, r.trace_id);
+      })();
+    }
   });
 
   it("gives a trace's neighbours within the filter", () => {

@@ -1,3 +1,4 @@
+import { tagSignature } from "../../lib/ingest/tagSignature";
 import { filterTags, type TraceFilter } from "../../lib/traceFilter";
 import type { Db } from "../client";
 import { findTagId } from "./tags";
@@ -59,13 +60,15 @@ export function ftsQuery(q: string): string | null {
 
 /**
  * A filter resolved once per request: its tag ids, rarest first, with their kept counts in the
- * run, and the search as an FTS5 query. Null when nothing can match (a tag that never occurs, a
- * search with no word in it).
+ * run, the signature bits a matching trace has (`sig`, see lib/ingest/tagSignature.ts), and the
+ * search as an FTS5 query. Null when nothing can match (a tag that never occurs, a search with no
+ * word in it).
  */
 interface Scope {
   db: Db;
   runId: number;
   tags: { id: number; n: number }[];
+  sig: number;
   match: string | null;
 }
 
@@ -78,12 +81,13 @@ function resolve(db: Db, runId: number, filter: TraceFilter, field: string | nul
     .prepare("SELECT coalesce(sum(n), 0) FROM run_counts WHERE run_id = ? AND tag_id = ?")
     .pluck();
   const tags: { id: number; n: number }[] = [];
-  for (const name of filterTags(filter, field)) {
+  const names = filterTags(filter, field);
+  for (const name of names) {
     const id = findTagId(db, name);
     if (id === undefined) return null;
     tags.push({ id, n: stmt.get(runId, id) as number });
   }
-  return { db, runId, tags: tags.sort((x, y) => x.n - y.n), match };
+  return { db, runId, tags: tags.sort((x, y) => x.n - y.n), sig: tagSignature(names), match };
 }
 
 /** Builds "ids of this run matching the filter, keyset-ordered". `dir` asc pages forward, desc backward. */
@@ -123,6 +127,11 @@ function planIds(
     const from = ["trace_tags t0"];
     const cond = ["t0.run_id = ?", "t0.tag_id = ?"];
     args.push(runId, ids[0]);
+    if (ids.length > 1) {
+      // Skip, within the rarest range, traces that lack a bit of the other tags.
+      cond.push("(t0.sig & ?) = ?");
+      args.push(s.sig, s.sig);
+    }
     for (let i = 1; i < ids.length; i++) {
       from.push(`CROSS JOIN trace_tags t${i}`);
       cond.push(`t${i}.run_id = t0.run_id`, `t${i}.tag_id = ?`, `t${i}.trace_id = t0.trace_id`);
@@ -216,11 +225,12 @@ function countMatching(s: Scope): MatchCount {
     () =>
       "EXISTS (SELECT 1 FROM trace_tags x WHERE x.run_id = ? AND x.tag_id = ? AND x.trace_id = s.trace_id)",
   );
-  const args: unknown[] = [runId, rarest.id, COUNT_SAMPLE];
+  const args: unknown[] = [runId, rarest.id, COUNT_SAMPLE, s.sig, s.sig];
   for (const t of rest) args.push(runId, t.id);
   const hits = db.sqlite
     .prepare(
-      `SELECT count(*) FROM (SELECT trace_id FROM trace_tags WHERE run_id = ? AND tag_id = ? ORDER BY trace_id LIMIT ?) s WHERE ${cond.join(" AND ")}`,
+      `SELECT count(*) FROM (SELECT trace_id, sig FROM trace_tags WHERE run_id = ? AND tag_id = ? ORDER BY trace_id LIMIT ?) s
+        WHERE (s.sig & ?) = ? AND ${cond.join(" AND ")}`,
     )
     .pluck()
     .get(...args) as number;

@@ -1,6 +1,8 @@
 import { isUsable, type WorldState } from "./facts";
 
-export type GateVerdict = "no_call" | "read_only" | "fail" | "allow" | "block";
+/** The gate's verdicts, in the order DESIGN.md's decision table lists them. */
+export const GATE_VERDICTS = ["no_call", "read_only", "fail", "allow", "block"] as const;
+export type GateVerdict = (typeof GATE_VERDICTS)[number];
 export type GateNext = "ask" | "stop" | null;
 
 export interface GateResult {

@@ -3,6 +3,7 @@ import * as crypto from "node:crypto";
 import type { Probe } from "../probe/schema";
 import { scoreTrace } from "../probe/score";
 import { searchText } from "./searchText";
+import { tagSignature } from "./tagSignature";
 import { traceTags } from "./tags";
 import type { TraceRecord } from "./traceRecord";
 
@@ -37,6 +38,8 @@ export interface PreparedTrace {
   human: string | null;
   original: string | Buffer;
   tags: string[];
+  /** The tags' signature (lib/ingest/tagSignature.ts), stored on each tag row. */
+  sig: number;
   search: string;
 }
 
@@ -141,6 +144,7 @@ export function prepareTrace(rec: TraceRecord, ctx: PrepareContext): PreparedTra
   const labels: Record<string, string> = {};
   for (const f of Object.keys(score.fields)) labels[f] = score.fields[f].label;
   const hash = ctx.hash ?? recordHash(ctx.bytes);
+  const tags = traceTags(ctx.probe.id, score, rec.human, rec.recorded);
   // Only strings and small values: a batch of these waits in memory until it is written, and
   // object graphs (the score, the parsed record) would make every young-generation GC copy them.
   return {
@@ -168,7 +172,8 @@ export function prepareTrace(rec: TraceRecord, ctx: PrepareContext): PreparedTra
     recorded: rec.recorded ? JSON.stringify(rec.recorded) : null,
     human: rec.human ? JSON.stringify(rec.human) : null,
     original: isUtf8(ctx.bytes) ? (ctx.text ?? ctx.bytes.toString("utf8")) : Buffer.from(ctx.bytes),
-    tags: traceTags(ctx.probe.id, score, rec.human, rec.recorded),
+    tags,
+    sig: tagSignature(tags),
     search: searchText(rec.response),
   };
 }

@@ -22,7 +22,9 @@ function fieldTag(prefix: string, field: string, value: string): string {
   return `${prefix}:${field}=${value}`;
 }
 
-const agreement = (agrees: boolean) => (agrees ? "agree" : "disagree");
+/** How a human or recorded label stands against ours. */
+export const AGREEMENT = ["agree", "disagree"] as const;
+const agreement = (agrees: boolean) => (agrees ? AGREEMENT[0] : AGREEMENT[1]);
 
 export const tag = {
   probe: (id: string) => `p:${id}`,

@@ -1,0 +1,66 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { GATE_VERDICTS } from "../gate/decide";
+import { LABELS } from "../probe/schema";
+import { INJECT_REASONS, TRACE_FLAGS } from "../probe/score";
+import { SIGNATURE_BITS, tagBit, tagSignature } from "./tagSignature";
+import { ANY_FIELD, tag } from "./tags";
+
+describe("tagBit", () => {
+  it("gives every flag, verdict and per-field value its own bit", () => {
+    const names = [
+      ...TRACE_FLAGS.map(tag.flag),
+      ...GATE_VERDICTS.map(tag.gate),
+      ...LABELS.map((l) => tag.label(ANY_FIELD, l)),
+      ...LABELS.map((l) => tag.sideEffect(ANY_FIELD, l)),
+      ...INJECT_REASONS.map((r) => tag.reason(ANY_FIELD, r)),
+      tag.human(ANY_FIELD, true),
+      tag.human(ANY_FIELD, false),
+      tag.recorded(ANY_FIELD, true),
+    ];
+    const bits = names.map(tagBit);
+    expect(new Set(bits).size).toBe(names.length);
+  });
+
+  it("puts a per-field tag on its any-field twin's bit, which every trace carrying it carries", () => {
+    expect(tagBit(tag.label("timezone", "ASK"))).toBe(tagBit(tag.label(ANY_FIELD, "ASK")));
+    expect(tagBit(tag.reason("duration", "bait"))).toBe(tagBit(tag.reason(ANY_FIELD, "bait")));
+    expect(tagBit(tag.label("timezone", "ASK"))).not.toBe(tagBit(tag.humanLabel("timezone", "ASK")));
+  });
+
+  it("spreads probe tags over the shared bits, inside the signature's width", () => {
+    const bits = new Set(Array.from({ length: 200 }, (_, i) => tagBit(tag.probe(`probe_${i}`))));
+    expect(bits.size).toBeGreaterThan(8);
+    for (const b of bits) expect(b).toBeLessThan(SIGNATURE_BITS);
+  });
+});
+
+describe("tagSignature", () => {
+  const anyTag = fc.oneof(
+    fc.constantFrom(...TRACE_FLAGS.map(tag.flag), ...GATE_VERDICTS.map(tag.gate)),
+    fc.tuple(fc.string(), fc.constantFrom(...LABELS)).map(([f, l]) => tag.label(f, l)),
+    fc.tuple(fc.string(), fc.constantFrom(...INJECT_REASONS)).map(([f, r]) => tag.reason(f, r)),
+    fc.string().map(tag.probe),
+  );
+
+  it("is a safe integer holding the bits of every subset of its tags", () => {
+    fc.assert(
+      fc.property(fc.array(anyTag, { maxLength: 30 }), fc.array(fc.nat()), (tags, picks) => {
+        const sig = tagSignature(tags);
+        expect(Number.isSafeInteger(sig)).toBe(true);
+        expect(sig).toBeGreaterThanOrEqual(0);
+        const subset = tags.length ? picks.map((p) => tags[p % tags.length]) : [];
+        const mask = BigInt(tagSignature(subset));
+        expect(BigInt(sig) & mask).toBe(mask);
+        for (const t of tags) expect((BigInt(sig) >> BigInt(tagBit(t))) & 1n).toBe(1n);
+      }),
+    );
+  });
+
+  it("is 0 for no tags and has one bit per distinct bit", () => {
+    expect(tagSignature([])).toBe(0);
+    const one = tagSignature([tag.flag("wrong_tool")]);
+    expect(one).toBe(2 ** tagBit(tag.flag("wrong_tool")));
+    expect(tagSignature([tag.flag("wrong_tool"), tag.flag("wrong_tool")])).toBe(one);
+  });
+});
