@@ -1,5 +1,6 @@
 import type { IngestStore, IngestSummary, WriteOutcome } from "../../lib/ingest/pipeline";
 import { type PreparedError, type PreparedTrace, rejectedTrace } from "../../lib/ingest/prepare";
+import { MAX_SIGNED_TRACE_ID, packTagRow } from "../../lib/ingest/tagSignature";
 import type { Probe } from "../../lib/probe/schema";
 import type { Db } from "../client";
 import { getProbe, saveProbe } from "./probes";
@@ -8,6 +9,12 @@ import { resetTagCache, tagId } from "./tags";
 /** The writing half of the store: one transaction per batch of traces and errors. */
 export interface TraceWriter {
   write(batchId: number, traces: PreparedTrace[], errors: PreparedError[]): WriteOutcome[];
+}
+
+/** A trace's tag row: its id, and its id and tag signature packed for the insert (packTagRow). */
+interface TagRow {
+  id: number;
+  packed: string;
 }
 
 interface RunRow {
@@ -75,11 +82,16 @@ export function createTraceWriter(db: Db): TraceWriter {
       source, line, form, model, payload_model, started_at, latency_ms, gate, labels, result, response, recorded, human, original)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     existingHash: s.prepare("SELECT hash FROM traces WHERE run_id = ? AND identity = ?").pluck(),
-    // One statement per (run, probe, tag) and batch: [trace id, signature] pairs come as a JSON
-    // array in ascending id order, so rows append to the end of each tag's range. OR IGNORE, and
+    // One statement per (run, probe, tag) and batch: the rows come as a JSON array of
+    // `trace id * 2^32 + signature` in ascending id order (packTagRow: a shift is far cheaper than
+    // a JSON pair per row), so rows append to the end of each tag's range. OR IGNORE, and
     // `changes`, count exactly the rows that were new, as one insert per row would.
     insertTags: s.prepare(
-      "INSERT OR IGNORE INTO trace_tags(run_id, tag_id, trace_id, sig) SELECT ?, ?, value ->> 0, value ->> 1 FROM json_each(?)",
+      "INSERT OR IGNORE INTO trace_tags(run_id, tag_id, trace_id, sig) SELECT ?, ?, value >> 32, value & 4294967295 FROM json_each(?)",
+    ),
+    // Trace ids past MAX_SIGNED_TRACE_ID do not pack: their rows keep the default signature (-1).
+    insertUnsignedTags: s.prepare(
+      "INSERT OR IGNORE INTO trace_tags(run_id, tag_id, trace_id) SELECT ?, ?, value FROM json_each(?)",
     ),
     insertSearch: s.prepare("INSERT INTO trace_search(rowid, body) VALUES (?, ?)"),
     addCount: s.prepare(`INSERT INTO run_counts(run_id, probe_id, tag_id, n) VALUES (?, ?, ?, ?)
@@ -113,11 +125,9 @@ export function createTraceWriter(db: Db): TraceWriter {
     // Another process may have created or pinned runs since the last batch.
     runs.clear();
     const outcomes: WriteOutcome[] = [];
-    /** [trace id, signature] per (run, probe) and tag, in insertion (ascending id) order. */
-    const tagged = new Map<
-      string,
-      { runId: number; probeId: string; byTag: Map<number, [number, number][]> }
-    >();
+    /** Tag rows per (run, probe) and tag, in insertion (ascending id) order. */
+    const tagged = new Map<string, { runId: number; probeId: string; byTag: Map<number, TagRow[]> }>();
+    let unsigned = false;
     const runTotals = new Map<
       number,
       { n: number; mismatch: number; first: string | null; last: string | null }
@@ -186,7 +196,8 @@ export function createTraceWriter(db: Db): TraceWriter {
         group = { runId: run.id, probeId: t.probeId, byTag: new Map() };
         tagged.set(rp, group);
       }
-      const row: [number, number] = [traceId, t.sig];
+      if (traceId > MAX_SIGNED_TRACE_ID) unsigned = true;
+      const row: TagRow = { id: traceId, packed: packTagRow(traceId, t.sig) };
       for (const name of t.tags) {
         const id = tagId(db, name);
         const rows = group.byTag.get(id);
@@ -207,7 +218,9 @@ export function createTraceWriter(db: Db): TraceWriter {
     for (const g of tagged.values()) {
       for (const [id, rows] of g.byTag) {
         // A tag named twice is one trace_tags row: count it once, so run_counts match them.
-        const n = q.insertTags.run(g.runId, id, JSON.stringify(rows)).changes;
+        const n = unsigned
+          ? q.insertUnsignedTags.run(g.runId, id, `[${rows.map((r) => r.id).join(",")}]`).changes
+          : q.insertTags.run(g.runId, id, `[${rows.map((r) => r.packed).join(",")}]`).changes;
         if (n > 0) q.addCount.run(g.runId, g.probeId, id, n);
       }
     }
