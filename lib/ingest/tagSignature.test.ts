@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { GATE_VERDICTS } from "../gate/decide";
 import { LABELS } from "../probe/schema";
 import { INJECT_REASONS, TRACE_FLAGS } from "../probe/score";
-import { SIGNATURE_BITS, tagBit, tagSignature } from "./tagSignature";
+import { SIGNATURE_BITS, signatureLayout, tagBit, tagSignature } from "./tagSignature";
 import { ANY_FIELD, tag } from "./tags";
 
 describe("tagBit", () => {
@@ -69,5 +69,20 @@ describe("tagSignature", () => {
     const one = tagSignature([tag.flag("wrong_tool")]);
     expect(one).toBe(2 ** tagBit(tag.flag("wrong_tool")));
     expect(tagSignature([tag.flag("wrong_tool"), tag.flag("wrong_tool")])).toBe(one);
+  });
+});
+
+describe("signatureLayout", () => {
+  it("is the layout stored signatures were made with (changing it needs a migration resetting trace_tags.sig)", () => {
+    expect(signatureLayout()).toBe(
+      [
+        "flag:ask_and_call,flag:multi_call,flag:fenced,flag:wrong_tool,flag:model_mismatch,flag:recorded_mismatch",
+        "gate:no_call,gate:read_only,gate:fail,gate:allow,gate:block",
+        "label:ASK,label:OMIT,label:COPY,label:INJECT,label:DRIFT,label:ERROR",
+        "reason:hidden,reason:bait,reason:invented",
+        "fieldFlag:copied_bait,fieldFlag:typed_by_user,fieldFlag:backend_default",
+        "human:agree,human:disagree,recorded:agree,recorded:disagree|shared:27-31",
+      ].join(","),
+    );
   });
 });

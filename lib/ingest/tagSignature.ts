@@ -43,6 +43,15 @@ const FIRST_SHARED = vocabularyBits.size;
 const SHARED = SIGNATURE_BITS - FIRST_SHARED;
 if (SHARED < 4) throw new Error(`the tag vocabulary leaves ${SHARED} shared signature bits`);
 
+/**
+ * The bit layout, as text. Stored signatures were made with it: a change (a new flag, a new
+ * verdict) must come with a migration that sets `trace_tags.sig` back to -1, or filters would
+ * skip traces they match. tagSignature.test.ts pins it so the change cannot go unnoticed.
+ */
+export function signatureLayout(): string {
+  return `${[...vocabularyBits.keys()].join(",")}|shared:${FIRST_SHARED}-${SIGNATURE_BITS - 1}`;
+}
+
 /** FNV-1a over the name's UTF-16 units, onto the shared bits. */
 function sharedBit(name: string): number {
   let h = 0x811c9dc5;
