@@ -1,3 +1,4 @@
+import { bareLabelField } from "./probe/compile";
 import type { Label } from "./probe/schema";
 
 /** INJECT first: it is the number people act on. */
@@ -5,6 +6,5 @@ export const LABEL_ORDER: Label[] = ["INJECT", "ASK", "OMIT", "COPY", "DRIFT", "
 
 /** The field a run is read by: timezone when probed (as DESIGN.md reads a bare label), else the most-sampled. */
 export function primaryField(fields: { field: string; n: number }[]): string | null {
-  if (fields.some((f) => f.field === "timezone")) return "timezone";
-  return fields[0]?.field ?? null;
+  return bareLabelField(fields.map((f) => f.field));
 }

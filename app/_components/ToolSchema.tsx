@@ -1,10 +1,7 @@
-import type { Tool } from "@/lib/probe/schema";
+import { isObject } from "@/lib/isObject";
+import { type Tool, toolParameters } from "@/lib/probe/schema";
 import { breakable } from "./Breakable";
 import { inlineValue } from "./safeJson";
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 function typeOf(schema: unknown): string {
   if (!isObject(schema)) return "";
@@ -41,13 +38,7 @@ export function ToolSchema({
   requires?: readonly string[];
   testId?: string;
 }) {
-  const params = tool.parameters;
-  const props = isObject(params) && isObject(params.properties) ? params.properties : {};
-  const required = new Set(
-    isObject(params) && Array.isArray(params.required)
-      ? params.required.filter((x): x is string => typeof x === "string")
-      : [],
-  );
+  const { properties: props, required } = toolParameters(tool);
   const probedSet = new Set(probed);
   const reqSet = new Set(requires);
   const names = Object.keys(props);

@@ -6,6 +6,7 @@
  */
 import { WorldStateSchema } from "../../lib/gate/facts";
 import { convertWhen2Call } from "../../lib/ingest/when2call";
+import { isObject } from "../../lib/isObject";
 import type { NormalizedResponse } from "../../lib/probe/response";
 import type { Probe } from "../../lib/probe/schema";
 import type { TraceScore } from "../../lib/probe/score";
@@ -137,10 +138,6 @@ function parseJson<T>(text: string | null): T | null {
   } catch {
     return null;
   }
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: false });

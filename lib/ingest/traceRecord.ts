@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { type WorldState, WorldStateSchema } from "../gate/facts";
-import { compileProbe } from "../probe/compile";
+import { isObject } from "../isObject";
+import { bareLabelField, compileProbe } from "../probe/compile";
 import {
   looksLikeProviderPayload,
   normalizeExplicit,
@@ -145,19 +146,14 @@ export type Interpreted = { ok: true; record: TraceRecord } | { ok: false; reaso
 
 const fail = (reason: string): Interpreted => ({ ok: false, reason });
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 /** A string label applies to `timezone` when probed, else to the first probed field. */
 export function recordedPerField(
   label: string | Record<string, string>,
   probe: Probe,
 ): Record<string, string> {
   if (typeof label !== "string") return { ...label };
-  const fields = compileProbe(probe).fields;
-  const target = fields.includes("timezone") ? "timezone" : fields[0];
-  return target === undefined ? {} : { [target]: label };
+  const target = bareLabelField(compileProbe(probe).fields);
+  return target === null ? {} : { [target]: label };
 }
 
 function resolveProbe(

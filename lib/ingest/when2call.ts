@@ -9,6 +9,8 @@
  * category implies a human label for that field: a follow-up question is ASK, the call (which
  * has to invent the value) is INJECT, and the other two are DRIFT.
  */
+
+import { isObject } from "../isObject";
 import { describeIssues, type Label, type ProbeInput, ProbeSchema } from "../probe/schema";
 
 /** The run the converted traces belong to. */
@@ -56,10 +58,6 @@ type Tool = { name: string; description: string; parameters?: Rec };
 
 class Malformed extends Error {}
 
-function isRecord(v: unknown): v is Rec {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 function kindOf(v: unknown): string {
   if (v === null || v === undefined) return String(v);
   const kind = Array.isArray(v) ? "array" : typeof v;
@@ -100,7 +98,7 @@ function optionalString(r: Rec, key: string): string | null {
 export function dictToObject(v: unknown, depth = 0): unknown {
   if (depth > 64) return v;
   if (Array.isArray(v)) return v.map((x) => dictToObject(x, depth + 1));
-  if (!isRecord(v)) return v;
+  if (!isObject(v)) return v;
   const out: Rec = {};
   for (const [k, x] of Object.entries(v)) {
     if (k === "type" && x === "dict") out[k] = "object";
@@ -120,7 +118,7 @@ function readTool(v: unknown, where: string): Tool {
       throw new Malformed(`${where}: not JSON (${(e as Error).message})`);
     }
   }
-  if (!isRecord(t)) throw new Malformed(`${where}: must be a JSON tool schema object, got ${kindOf(t)}`);
+  if (!isObject(t)) throw new Malformed(`${where}: must be a JSON tool schema object, got ${kindOf(t)}`);
   if (typeof t.name !== "string" || t.name === "") {
     throw new Malformed(`${where}.name: must be a non-empty string, got ${kindOf(t.name)}`);
   }
@@ -129,7 +127,7 @@ function readTool(v: unknown, where: string): Tool {
   }
   const tool: Tool = { name: t.name, description: typeof t.description === "string" ? t.description : "" };
   if (t.parameters !== undefined && t.parameters !== null) {
-    if (!isRecord(t.parameters)) {
+    if (!isObject(t.parameters)) {
       throw new Malformed(`${where}.parameters: must be a JSON Schema object, got ${kindOf(t.parameters)}`);
     }
     tool.parameters = dictToObject(t.parameters) as Rec;
@@ -170,14 +168,14 @@ function responseFor(kind: When2CallAnswerKind, answer: string): Rec {
   } catch {
     return { text: answer };
   }
-  if (!isRecord(v) || typeof v.name !== "string" || v.name === "" || !isRecord(v.arguments)) {
+  if (!isObject(v) || typeof v.name !== "string" || v.name === "" || !isObject(v.arguments)) {
     return { text: answer };
   }
   return { text: null, tool_call: { name: v.name, arguments: v.arguments } };
 }
 
 function convert(value: unknown): When2CallConversion {
-  if (!isRecord(value))
+  if (!isObject(value))
     return { ok: false, reason: `the record is ${kindOf(value)}, not a When2Call object` };
   const uuid = requireString(value, "uuid", /^[A-Za-z0-9][A-Za-z0-9_.-]*$/);
   const sourceId = requireString(value, "source_id", ID_PART);
@@ -194,7 +192,7 @@ function convert(value: unknown): When2CallConversion {
 
   const answers = value.answers;
   if (answers === undefined) throw new Malformed("answers: missing");
-  if (!isRecord(answers)) throw new Malformed(`answers: must be an object, got ${kindOf(answers)}`);
+  if (!isObject(answers)) throw new Malformed(`answers: must be an object, got ${kindOf(answers)}`);
   for (const kind of WHEN2CALL_ANSWER_KINDS) {
     const a = answers[kind];
     if (typeof a !== "string") {

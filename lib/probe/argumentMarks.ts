@@ -8,9 +8,11 @@
  * `schedule_window`, but a reviewer wants to see that one was copied from state and the other
  * typed by the user). Probed fields the call left out are listed as omitted.
  */
+
+import { isObject } from "../isObject";
 import { type CompiledProbe, compileProbe } from "./compile";
 import type { NormalizedResponse } from "./response";
-import type { Probe } from "./schema";
+import { type Probe, type SchemaRole, schemaRole, toolParameters } from "./schema";
 import {
   callName,
   describeValue,
@@ -61,7 +63,7 @@ export const MARK_MEANING: Readonly<Record<ArgumentMark, { word: string; meaning
   empty: { word: "empty", meaning: "sent as null or an empty string: counts as omitted" },
 });
 
-export type SchemaRole = "required" | "optional" | "not_in_schema";
+export type { SchemaRole };
 
 export interface MarkedArgument {
   key: string;
@@ -110,10 +112,6 @@ export type ArgumentView =
       omitted: OmittedField[];
     };
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 /** The schema of the tool a call names, among the probe's tools. */
 function toolSchema(p: CompiledProbe, name: string | null) {
   const probe = p.probe;
@@ -123,14 +121,8 @@ function toolSchema(p: CompiledProbe, name: string | null) {
 }
 
 function schemaRoles(p: CompiledProbe, name: string | null): (key: string) => SchemaRole {
-  const params = toolSchema(p, name)?.parameters;
-  const props = isObject(params) && isObject(params.properties) ? params.properties : {};
-  const req = new Set(
-    isObject(params) && Array.isArray(params.required)
-      ? params.required.filter((x): x is string => typeof x === "string")
-      : [],
-  );
-  return (key) => (req.has(key) ? "required" : Object.hasOwn(props, key) ? "optional" : "not_in_schema");
+  const params = toolParameters(toolSchema(p, name));
+  return (key) => schemaRole(params, key);
 }
 
 /** The marks of one scored value, main one first. */

@@ -46,6 +46,11 @@ export function probedFields(probe: Probe): string[] {
   return Object.keys(props).filter((k) => !Object.hasOwn(probe.redacted, k));
 }
 
+/** The field a bare label (one string, not one per field) applies to: `timezone` when probed, else the first. */
+export function bareLabelField(fields: readonly string[]): string | null {
+  return fields.includes("timezone") ? "timezone" : (fields[0] ?? null);
+}
+
 /** A field with no ask terms uses its name and the name with `_` as spaces. */
 export function askTermsFor(probe: Probe, field: string): string[] {
   const declared = probe.ask_terms[field];

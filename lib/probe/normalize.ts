@@ -1,3 +1,4 @@
+import { isObject } from "../isObject";
 import type { NormalizedResponse } from "./response";
 import { isFalsy } from "./score";
 
@@ -14,10 +15,6 @@ export interface NormalizedPayload extends NormalizedResponse {
 type Rec = Record<string, unknown>;
 type Read = { text: string | null; tool_calls: unknown[] };
 
-function isRecord(v: unknown): v is Rec {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 function kindOf(v: unknown): string {
   if (v === null || v === undefined) return String(v);
   const kind = Array.isArray(v) ? "array" : typeof v;
@@ -28,10 +25,10 @@ function kindOf(v: unknown): string {
 
 /** The reader for a chat completion, a Responses API response or an Anthropic message; else null. */
 function providerReader(v: unknown): ((v: Rec) => Read) | null {
-  if (!isRecord(v)) return null;
+  if (!isObject(v)) return null;
   if (Array.isArray(v.choices)) return readChat;
   const out = v.output;
-  const typedItems = Array.isArray(out) && out.some((o) => isRecord(o) && typeof o.type === "string");
+  const typedItems = Array.isArray(out) && out.some((o) => isObject(o) && typeof o.type === "string");
   if (Array.isArray(out) && (v.object === "response" || typedItems)) return readResponses;
   if (Array.isArray(v.content) && (v.type === "message" || v.role === "assistant")) return readAnthropic;
   return null;
@@ -57,7 +54,7 @@ function pickCall(src: Rec, argsKey = "arguments"): Rec {
 
 /** OpenAI's `{type: "function", function: {name, arguments}}` becomes `{name, arguments}`; others stay. */
 function toCall(entry: unknown): unknown {
-  if (!isRecord(entry) || !isRecord(entry.function)) return entry;
+  if (!isObject(entry) || !isObject(entry.function)) return entry;
   if (Object.hasOwn(entry, "name") || Object.hasOwn(entry, "arguments")) return entry;
   return pickCall(entry.function);
 }
@@ -68,16 +65,16 @@ function foldDeltaCalls(entries: unknown[]): unknown[] {
   const byIndex = new Map<number, Rec>();
   for (const entry of Array.from(entries)) {
     const call = toCall(entry);
-    const index = isRecord(entry) && call !== entry && typeof entry.index === "number" ? entry.index : null;
+    const index = isObject(entry) && call !== entry && typeof entry.index === "number" ? entry.index : null;
     const seen = index === null ? undefined : byIndex.get(index);
-    if (seen && isRecord(call)) {
+    if (seen && isObject(call)) {
       if (seen.name === undefined && call.name !== undefined) seen.name = call.name;
       if (typeof call.arguments === "string") {
         seen.arguments = (typeof seen.arguments === "string" ? seen.arguments : "") + call.arguments;
       }
       continue;
     }
-    if (index !== null && isRecord(call)) byIndex.set(index, call);
+    if (index !== null && isObject(call)) byIndex.set(index, call);
     out.push(call);
   }
   return out;
@@ -95,7 +92,7 @@ function contentText(content: unknown, partType: string): string | null {
   if (!Array.isArray(content)) return null;
   const pieces: string[] = [];
   for (const p of content) {
-    if (isRecord(p) && p.type === partType && typeof p.text === "string") pieces.push(p.text);
+    if (isObject(p) && p.type === partType && typeof p.text === "string") pieces.push(p.text);
   }
   return pieces.length > 0 ? pieces.join("") : null;
 }
@@ -105,15 +102,15 @@ function contentText(content: unknown, partType: string): string | null {
 /** Chat completions: only `choices[0]`, its `message` (or a streaming `delta`). */
 function readChat(v: Rec): Read {
   const choice = (v.choices as unknown[])[0];
-  if (!isRecord(choice)) return { text: null, tool_calls: [] };
-  const isDelta = !isRecord(choice.message) && isRecord(choice.delta);
-  const msg = isRecord(choice.message) ? choice.message : isDelta ? (choice.delta as Rec) : null;
+  if (!isObject(choice)) return { text: null, tool_calls: [] };
+  const isDelta = !isObject(choice.message) && isObject(choice.delta);
+  const msg = isObject(choice.message) ? choice.message : isDelta ? (choice.delta as Rec) : null;
   // Legacy text completions carry `choices[0].text` and no message.
   if (msg === null) return { text: typeof choice.text === "string" ? choice.text : null, tool_calls: [] };
   const raw = Array.isArray(msg.tool_calls) ? msg.tool_calls : [];
   let calls = isDelta ? foldDeltaCalls(raw) : Array.from(raw, toCall);
   // The legacy `function_call` is read only when there are no tool calls, as the API sends one or the other.
-  if (calls.length === 0 && isRecord(msg.function_call)) calls = [pickCall(msg.function_call)];
+  if (calls.length === 0 && isObject(msg.function_call)) calls = [pickCall(msg.function_call)];
   return { text: contentText(msg.content, "text"), tool_calls: calls };
 }
 
@@ -122,7 +119,7 @@ function readResponses(v: Rec): Read {
   const pieces: string[] = [];
   const calls: unknown[] = [];
   for (const item of v.output as unknown[]) {
-    if (!isRecord(item)) continue;
+    if (!isObject(item)) continue;
     if (item.type === "function_call") calls.push(pickCall(item));
     if (item.type !== "message") continue;
     const t = contentText(item.content, "output_text");
@@ -138,7 +135,7 @@ function readAnthropic(v: Rec): Read {
   const pieces: string[] = [];
   const calls: unknown[] = [];
   for (const block of v.content as unknown[]) {
-    if (!isRecord(block)) continue;
+    if (!isObject(block)) continue;
     if (block.type === "text" && typeof block.text === "string") pieces.push(block.text);
     if (block.type === "tool_use") calls.push(pickCall(block, "input"));
   }
@@ -203,9 +200,9 @@ function parseJson(s: string): unknown {
 /** `{"name": string, "arguments": object or a JSON string of one}`; arguments stay as written. */
 function asFencedCall(json: string): Rec | null {
   const v = parseJson(json);
-  if (!isRecord(v) || typeof v.name !== "string") return null;
+  if (!isObject(v) || typeof v.name !== "string") return null;
   const args = typeof v.arguments === "string" ? parseJson(v.arguments) : v.arguments;
-  return isRecord(args) ? { name: v.name, arguments: v.arguments } : null;
+  return isObject(args) ? { name: v.name, arguments: v.arguments } : null;
 }
 
 /** A failed JSON.parse costs an exception (tens of microseconds): a hostile text gets this many tries. */
@@ -240,7 +237,7 @@ function recoverFenced(r: NormalizedPayload): NormalizedPayload {
 
 /** A recognized object payload, or null when the value is none of the known shapes. */
 function readObject(v: unknown): NormalizedPayload | null {
-  if (!isRecord(v)) return null;
+  if (!isObject(v)) return null;
   const model = typeof v.model === "string" && v.model !== "" ? v.model : null;
   const reader = providerReader(v);
   if (reader) return recoverFenced({ ...reader(v), fenced: false, model });
@@ -269,7 +266,7 @@ export function normalizePayload(payload: unknown): NormalizedPayload {
  */
 export function payloadModelOf(payload: unknown): string | null {
   const v = typeof payload === "string" && payload.trimStart().startsWith("{") ? parseJson(payload) : payload;
-  if (!isRecord(v)) return null;
+  if (!isObject(v)) return null;
   const model = typeof v.model === "string" && v.model !== "" ? v.model : null;
   if (model === null || providerReader(v)) return model;
   if (!["text", "tool_call", "tool_calls"].some((k) => Object.hasOwn(v, k))) return null;
@@ -282,7 +279,7 @@ export function payloadModelOf(payload: unknown): string | null {
  * `{type: "function", function: {...}}` entry becomes `{name, arguments}`. No fence recovery.
  */
 export function normalizeExplicit(response: unknown): NormalizedResponse | { error: string } {
-  if (!isRecord(response)) return { error: `response must be an object, got ${kindOf(response)}` };
+  if (!isObject(response)) return { error: `response must be an object, got ${kindOf(response)}` };
   const text = response.text ?? null;
   if (text !== null && typeof text !== "string") {
     return { error: `response.text must be a string or null, got ${kindOf(text)}` };

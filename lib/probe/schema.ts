@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { FactSchema } from "../gate/facts";
+import { isObject } from "../isObject";
 
 export const LABELS = ["ASK", "OMIT", "COPY", "INJECT", "DRIFT", "ERROR"] as const;
 export const LabelSchema = z.enum(LABELS);
@@ -26,6 +27,30 @@ export const ToolSchema = z.object({
   mutating: z.boolean().default(true),
 });
 export type Tool = z.infer<typeof ToolSchema>;
+
+/** A tool's parameter properties and required names, read defensively (a malformed schema declares none). */
+export function toolParameters(tool: Tool | undefined): {
+  properties: Record<string, unknown>;
+  required: Set<string>;
+} {
+  const params = tool?.parameters;
+  return {
+    properties: isObject(params) && isObject(params.properties) ? params.properties : {},
+    required: new Set(
+      isObject(params) && Array.isArray(params.required)
+        ? params.required.filter((x): x is string => typeof x === "string")
+        : [],
+    ),
+  };
+}
+
+/** Where a name stands in a tool's schema. */
+export type SchemaRole = "required" | "optional" | "not_in_schema";
+
+export function schemaRole(params: ReturnType<typeof toolParameters>, key: string): SchemaRole {
+  if (params.required.has(key)) return "required";
+  return Object.hasOwn(params.properties, key) ? "optional" : "not_in_schema";
+}
 
 export const ProbeSchema = z
   .object({

@@ -12,7 +12,7 @@ import { getDb } from "@/db/client";
 import { getProbe, getProbeVersion, listProbeVersions } from "@/db/queries/probes";
 import { probeRuns } from "@/db/queries/probeUsage";
 import { compileProbe } from "@/lib/probe/compile";
-import type { Probe } from "@/lib/probe/schema";
+import { type Probe, type SchemaRole, schemaRole, toolParameters } from "@/lib/probe/schema";
 
 type Props = {
   params: Promise<{ id: string }>;
@@ -51,6 +51,12 @@ function short(s: string, max: number): string {
   return s.length > max ? `${s.slice(0, max)}…` : s;
 }
 
+const SCHEMA_ROLE_WORDS: Record<SchemaRole, string> = {
+  required: "required",
+  optional: "optional",
+  not_in_schema: "not in schema",
+};
+
 const ORIGIN_WORDS: Record<string, string> = { builtin: "built-in file", when2call: "When2Call import" };
 
 function originWord(o: string): string {
@@ -86,10 +92,7 @@ export default async function ProbePage({ params, searchParams }: Props) {
   const runs = probeRuns(db, id);
   const base = `/probes/${encodeURIComponent(id)}`;
   const declaredFacts = probe.facts !== undefined;
-  const props = probe.tool?.parameters?.properties;
-  const required = new Set(
-    Array.isArray(probe.tool?.parameters?.required) ? (probe.tool?.parameters?.required as unknown[]) : [],
-  );
+  const toolParams = toolParameters(probe.tool);
   const others = probe.tools?.filter((t) => t.name !== probe.tool?.name) ?? [];
 
   return (
@@ -177,7 +180,6 @@ export default async function ProbePage({ params, searchParams }: Props) {
               <tbody>
                 {c.fields.map((f) => {
                   const declared = (probe.ask_terms[f]?.length ?? 0) > 0;
-                  const inSchema = props && typeof props === "object" && Object.hasOwn(props, f);
                   return (
                     <tr
                       key={f}
@@ -188,9 +190,7 @@ export default async function ProbePage({ params, searchParams }: Props) {
                       <th scope="row" className="py-1 pr-3 text-left font-mono font-normal">
                         {f}
                       </th>
-                      <td className="py-1 pr-3 text-xs">
-                        {!inSchema ? "not in schema" : required.has(f) ? "required" : "optional"}
-                      </td>
+                      <td className="py-1 pr-3 text-xs">{SCHEMA_ROLE_WORDS[schemaRole(toolParams, f)]}</td>
                       <td className="py-1 text-sm" data-testid="ask-terms">
                         {breakable(short(c.askTerms[f].map((t) => `“${t}”`).join(", "), 2000))}
                         {!declared ? (

@@ -16,7 +16,7 @@ import { getTraceDetail, parseTraceId, traceWorldState } from "@/db/queries/trac
 import { neighbours } from "@/db/queries/traceList";
 import type { Fact } from "@/lib/gate/facts";
 import { askTermHits, markArguments } from "@/lib/probe/argumentMarks";
-import { compileProbe } from "@/lib/probe/compile";
+import { bareLabelField, compileProbe } from "@/lib/probe/compile";
 import { readArguments } from "@/lib/probe/score";
 import { filterToParams, parseTraceFilter, type TraceFilter } from "@/lib/traceFilter";
 import { FieldLabels, GateCard, Meta, ResponseText, SideEffect, ToolCall } from "./sections";
@@ -35,7 +35,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 function navField(filter: TraceFilter, fields: string[]): string | null {
   if (filter.field) return filter.field;
   if (!(filter.label || filter.reason || filter.human || filter.recorded || filter.flag)) return null;
-  return fields.includes("timezone") ? "timezone" : (fields[0] ?? null);
+  return bareLabelField(fields);
 }
 
 const FILTER_WORDS: [keyof TraceFilter, string][] = [
