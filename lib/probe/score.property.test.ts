@@ -116,3 +116,94 @@ describe("labels against the visible set", () => {
     );
   });
 });
+
+describe("argument strings", () => {
+  const key = fc.oneof(
+    fc.constantFrom("timezone", "severity", "user_id", "__proto__", "Timezone", "time zone"),
+    fc.string({ maxLength: 6 }),
+  );
+  const scalar = fc.oneof(
+    fc.constantFrom(
+      "UTC",
+      "utc",
+      "acme-west",
+      "Asia/Tokyo",
+      "P3",
+      "",
+      "a\\b",
+      'say "hi"',
+      "tab\there",
+      "\u2028",
+    ),
+    fc.string({ maxLength: 8, unit: "binary" }),
+    fc.integer(),
+    fc.double(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.jsonValue({ maxDepth: 2 }),
+  );
+  const object = fc.dictionary(key, scalar, { maxKeys: 5 });
+  const text = fc
+    .tuple(
+      fc.oneof(object, fc.jsonValue({ maxDepth: 2 })),
+      fc.constantFrom(undefined, 0, 1, "\t", " \r\n"),
+      fc.nat(),
+      fc.constantFrom("none", "none", "delete", "insert", "escape", "repeat", "pad"),
+      fc.constantFrom(...'{}[]",:\\ 0123456789eE.+-tfnu\u0001x'),
+    )
+    .map(([value, indent, at, change, ch]) => {
+      const s = JSON.stringify(value, null, indent);
+      const i = at % (s.length + 1);
+      switch (change) {
+        case "delete":
+          return s.slice(0, i) + s.slice(i + 1);
+        case "insert":
+          return s.slice(0, i) + ch + s.slice(i);
+        case "escape":
+          return s.replaceAll("z", "\\u007a");
+        case "repeat":
+          // A repeated key: the last one wins in JSON.parse.
+          return s.startsWith("{") && s.length > 2 ? `{"timezone":"UTC",${s.slice(1)}` : s;
+        case "pad":
+          return ` \n${s}\t `;
+        default:
+          return s;
+      }
+    });
+
+  // Number-like tokens, valid or not, as a probed field's value.
+  const numberText = fc
+    .tuple(
+      fc.constantFrom("", "-", "+"),
+      fc.constantFrom("0", "00", "01", "1", "12", "", "."),
+      fc.constantFrom("", ".", ".5", ".05", ".e"),
+      fc.constantFrom("", "e", "E+", "e-3", "e+", "E10", "e400"),
+      fc.constantFrom("}", ',"severity":1}', " }", "]", ""),
+    )
+    .map((parts) => `{"timezone":${parts.join("")}`);
+
+  it("score as the value JSON.parse gives (ERROR where it throws)", () => {
+    fc.assert(
+      fc.property(fc.oneof(text, numberText, fc.string({ maxLength: 30 })), (s) => {
+        // Rule 2: an empty string is no arguments.
+        let parsed: unknown = {};
+        let parses = true;
+        try {
+          if (s !== "") parsed = JSON.parse(s);
+        } catch {
+          parses = false;
+        }
+        const got = scoreTrace({ response: callWith(s) }, SW);
+        if (!parses) {
+          for (const f of Object.values(got.fields)) expect(f.label).toBe("ERROR");
+          return;
+        }
+        // A JSON string would be parsed a second time: compare objects and other values only.
+        fc.pre(typeof parsed !== "string");
+        const want = scoreTrace({ response: callWith(parsed) }, SW);
+        expect(JSON.stringify(got)).toBe(JSON.stringify(want));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+});
