@@ -23,7 +23,7 @@ test.describe("runs overview", () => {
     );
     expect(want?.n).toBeGreaterThan(0);
     await expect(overview.row(TERN).getByTestId("rate-INJECT").first()).toContainText(
-      `${want?.k}/${want?.n}`,
+      `${want?.k.toLocaleString("en-US")}/${want?.n.toLocaleString("en-US")}`,
     );
   });
 

@@ -1,5 +1,7 @@
 import { pct, type Rate } from "@/lib/stats";
 
+const count = (n: number) => n.toLocaleString("en-US");
+
 /**
  * A rate with the sample size behind it and its 95% interval, drawn as a bar: a 3-sample rate
  * shows a wide band, a 3,000-sample one a thin line.
@@ -18,12 +20,12 @@ export function RateCell({
     <div
       className="min-w-[4.5rem]"
       data-testid={testId}
-      title={`${rate.k} of ${rate.n} · 95% interval ${pct(rate.low, 1)}–${pct(rate.high, 1)}`}
+      title={`${count(rate.k)} of ${count(rate.n)} · 95% interval ${pct(rate.low, 1)}–${pct(rate.high, 1)}`}
     >
       <div className={`tabular-nums ${emphasis ? "font-semibold text-slate-900" : "text-slate-800"}`}>
         {pct(rate.rate)}
         <span className="ml-1 text-[11px] font-normal text-slate-500">
-          {rate.k}/{rate.n}
+          {count(rate.k)}/{count(rate.n)}
         </span>
       </div>
       <div className="relative mt-0.5 h-1.5 w-16 rounded bg-slate-100" aria-hidden="true">
