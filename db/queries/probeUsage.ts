@@ -27,10 +27,10 @@ export function tracesPerProbe(db: Db): Map<string, number> {
   const rows = db.sqlite
     .prepare(
       `SELECT rc.probe_id AS probe, sum(rc.n) AS n FROM run_counts rc
-       JOIN tag_names tn ON tn.id = rc.tag_id AND tn.name = 'p:' || rc.probe_id
+       JOIN tag_names tn ON tn.id = rc.tag_id AND tn.name = ? || rc.probe_id
        GROUP BY rc.probe_id`,
     )
-    .all() as { probe: string; n: number }[];
+    .all(tag.probe("")) as { probe: string; n: number }[];
   return new Map(rows.map((r) => [r.probe, r.n]));
 }
 

@@ -18,16 +18,17 @@ export interface ProbeVersionRow {
   digest: string;
 }
 
-/** Parsed probe definitions by (id, version, text): versions never change once written. */
+/**
+ * Parsed probe definitions by their stored digest (SHA-256 of the canonical definition, which
+ * names the probe's id): the same content parses once, whatever database or version holds it.
+ */
 const parsedCache = new Map<string, Probe>();
 
-function parseDefinition(id: string, version: number, definition: string): Probe {
-  // The text is part of the key: two databases in one process may hold different probes under one id.
-  const key = `${id}\u0000${version}\u0000${definition}`;
-  let p = parsedCache.get(key);
+function parseDefinition(digest: string, definition: string): Probe {
+  let p = parsedCache.get(digest);
   if (!p) {
     p = ProbeSchema.parse(JSON.parse(definition));
-    parsedCache.set(key, p);
+    parsedCache.set(digest, p);
   }
   return p;
 }
@@ -95,14 +96,14 @@ export function syncBuiltinProbes(db: Db): void {
 export function getProbe(db: Db, id: string): StoredProbe | undefined {
   const row = db.sqlite
     .prepare(
-      `SELECT p.current_version AS version, p.builtin AS builtin, v.definition AS definition
+      `SELECT p.current_version AS version, p.builtin AS builtin, v.definition AS definition, v.digest AS digest
        FROM probes p JOIN probe_versions v ON v.probe_id = p.id AND v.version = p.current_version
        WHERE p.id = ?`,
     )
-    .get(id) as { version: number; builtin: number; definition: string } | undefined;
+    .get(id) as { version: number; builtin: number; definition: string; digest: string } | undefined;
   if (!row) return undefined;
   return {
-    probe: parseDefinition(id, row.version, row.definition),
+    probe: parseDefinition(row.digest, row.definition),
     version: row.version,
     builtin: row.builtin === 1,
   };
@@ -110,11 +111,11 @@ export function getProbe(db: Db, id: string): StoredProbe | undefined {
 
 export function getProbeVersion(db: Db, id: string, version: number): Probe | undefined {
   const row = db.orm
-    .select({ definition: probeVersions.definition })
+    .select({ definition: probeVersions.definition, digest: probeVersions.digest })
     .from(probeVersions)
     .where(and(eq(probeVersions.probeId, id), eq(probeVersions.version, version)))
     .get();
-  return row ? parseDefinition(id, version, row.definition) : undefined;
+  return row ? parseDefinition(row.digest, row.definition) : undefined;
 }
 
 export function listProbeVersions(db: Db, id: string): ProbeVersionRow[] {
@@ -134,13 +135,13 @@ export function listProbeVersions(db: Db, id: string): ProbeVersionRow[] {
 export function listProbes(db: Db): StoredProbe[] {
   const rows = db.sqlite
     .prepare(
-      `SELECT p.id AS id, p.current_version AS version, p.builtin AS builtin, v.definition AS definition
+      `SELECT p.current_version AS version, p.builtin AS builtin, v.definition AS definition, v.digest AS digest
        FROM probes p JOIN probe_versions v ON v.probe_id = p.id AND v.version = p.current_version
        ORDER BY p.builtin DESC, p.id`,
     )
-    .all() as { id: string; version: number; builtin: number; definition: string }[];
+    .all() as { version: number; builtin: number; definition: string; digest: string }[];
   return rows.map((r) => ({
-    probe: parseDefinition(r.id, r.version, r.definition),
+    probe: parseDefinition(r.digest, r.definition),
     version: r.version,
     builtin: r.builtin === 1,
   }));
