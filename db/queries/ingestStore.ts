@@ -1,6 +1,6 @@
 import type { IngestStore, IngestSummary, WriteOutcome } from "../../lib/ingest/pipeline";
 import { type PreparedError, type PreparedTrace, rejectedTrace } from "../../lib/ingest/prepare";
-import { MAX_SIGNED_TRACE_ID, packTagRow } from "../../lib/ingest/tagSignature";
+import { packTagRow } from "../../lib/ingest/tagSignature";
 import type { Probe } from "../../lib/probe/schema";
 import type { Db } from "../client";
 import { getProbe, saveProbe } from "./probes";
@@ -9,12 +9,6 @@ import { resetTagCache, tagId } from "./tags";
 /** The writing half of the store: one transaction per batch of traces and errors. */
 export interface TraceWriter {
   write(batchId: number, traces: PreparedTrace[], errors: PreparedError[]): WriteOutcome[];
-}
-
-/** A trace's tag row: its id, and its id and tag signature packed for the insert (packTagRow). */
-interface TagRow {
-  id: number;
-  packed: string;
 }
 
 interface RunRow {
@@ -86,12 +80,11 @@ export function createTraceWriter(db: Db): TraceWriter {
     // `trace id * 2^32 + signature` in ascending id order (packTagRow: a shift is far cheaper than
     // a JSON pair per row), so rows append to the end of each tag's range. OR IGNORE, and
     // `changes`, count exactly the rows that were new, as one insert per row would.
+    // A trace id too large to pack comes negated, and keeps the default signature (-1).
     insertTags: s.prepare(
-      "INSERT OR IGNORE INTO trace_tags(run_id, tag_id, trace_id, sig) SELECT ?, ?, value >> 32, value & 4294967295 FROM json_each(?)",
-    ),
-    // Trace ids past MAX_SIGNED_TRACE_ID do not pack: their rows keep the default signature (-1).
-    insertUnsignedTags: s.prepare(
-      "INSERT OR IGNORE INTO trace_tags(run_id, tag_id, trace_id) SELECT ?, ?, value FROM json_each(?)",
+      `INSERT OR IGNORE INTO trace_tags(run_id, tag_id, trace_id, sig) SELECT ?, ?,
+        CASE WHEN value < 0 THEN -value ELSE value >> 32 END,
+        CASE WHEN value < 0 THEN -1 ELSE value & 4294967295 END FROM json_each(?)`,
     ),
     insertSearch: s.prepare("INSERT INTO trace_search(rowid, body) VALUES (?, ?)"),
     addCount: s.prepare(`INSERT INTO run_counts(run_id, probe_id, tag_id, n) VALUES (?, ?, ?, ?)
@@ -125,9 +118,8 @@ export function createTraceWriter(db: Db): TraceWriter {
     // Another process may have created or pinned runs since the last batch.
     runs.clear();
     const outcomes: WriteOutcome[] = [];
-    /** Tag rows per (run, probe) and tag, in insertion (ascending id) order. */
-    const tagged = new Map<string, { runId: number; probeId: string; byTag: Map<number, TagRow[]> }>();
-    let unsigned = false;
+    /** Packed tag rows (packTagRow) per (run, probe) and tag, in insertion (ascending id) order. */
+    const tagged = new Map<string, { runId: number; probeId: string; byTag: Map<number, string[]> }>();
     const runTotals = new Map<
       number,
       { n: number; mismatch: number; first: string | null; last: string | null }
@@ -196,8 +188,7 @@ export function createTraceWriter(db: Db): TraceWriter {
         group = { runId: run.id, probeId: t.probeId, byTag: new Map() };
         tagged.set(rp, group);
       }
-      if (traceId > MAX_SIGNED_TRACE_ID) unsigned = true;
-      const row: TagRow = { id: traceId, packed: packTagRow(traceId, t.sig) };
+      const row = packTagRow(traceId, t.sig);
       for (const name of t.tags) {
         const id = tagId(db, name);
         const rows = group.byTag.get(id);
@@ -218,9 +209,7 @@ export function createTraceWriter(db: Db): TraceWriter {
     for (const g of tagged.values()) {
       for (const [id, rows] of g.byTag) {
         // A tag named twice is one trace_tags row: count it once, so run_counts match them.
-        const n = unsigned
-          ? q.insertUnsignedTags.run(g.runId, id, `[${rows.map((r) => r.id).join(",")}]`).changes
-          : q.insertTags.run(g.runId, id, `[${rows.map((r) => r.packed).join(",")}]`).changes;
+        const n = q.insertTags.run(g.runId, id, `[${rows.join(",")}]`).changes;
         if (n > 0) q.addCount.run(g.runId, g.probeId, id, n);
       }
     }

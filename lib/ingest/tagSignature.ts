@@ -87,7 +87,11 @@ export function tagSignature(names: Iterable<string>): number {
 /** The largest trace id whose tag rows can carry a signature (see SIGNATURE_BITS). */
 export const MAX_SIGNED_TRACE_ID = 2 ** 31 - 1;
 
-/** A tag row's trace id and signature as one integer, in decimal, for the writer's JSON array. */
+/**
+ * A tag row's trace id and signature as one integer, in decimal, for the writer's JSON array; a
+ * trace id past MAX_SIGNED_TRACE_ID comes negated, without its signature (the row keeps -1).
+ */
 export function packTagRow(traceId: number, sig: number): string {
+  if (traceId > MAX_SIGNED_TRACE_ID) return String(-traceId);
   return ((BigInt(traceId) << 32n) | BigInt(sig)).toString();
 }
