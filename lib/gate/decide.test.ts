@@ -89,4 +89,23 @@ describe("decideGate", () => {
       "toString",
     ]);
   });
+
+  it("overrides win name by name over facts, exactly as merging the two would", () => {
+    const overrides = { user_id: fact.unknown(), extra: fact.known("x") };
+    const merged = gate({ facts: { ...FULL, ...overrides } });
+    expect(gate({ overrides })).toEqual(merged);
+    expect(merged).toEqual({ verdict: "block", unknown: ["user_id"], conflict: [], next: "ask" });
+    // A known override opens a fact the probe's facts leave unknown.
+    const facts = { ...FULL, action_date: fact.unknown() };
+    expect(gate({ facts, overrides: { action_date: fact.known("2026-09-09") } }).verdict).toBe("allow");
+    // An inherited override is not a fact: the base fact stands.
+    expect(gate({ overrides: Object.create({ user_id: fact.unknown() }) }).verdict).toBe("allow");
+  });
+
+  it("open verdicts are shared frozen results that callers cannot change", () => {
+    const a = gate({ called: false });
+    expect(a).toBe(gate({ called: false, facts: {} }));
+    expect(Object.isFrozen(a) && Object.isFrozen(a.unknown)).toBe(true);
+    expect(() => a.unknown.push("x")).toThrow(TypeError);
+  });
 });

@@ -26,9 +26,27 @@ export interface GateInput {
   requires: readonly string[];
   /** What the agent loop holds. The gate reads facts, never the model's arguments. */
   facts: WorldState;
+  /** Facts that override `facts` name by name (a trace's own world state over its probe's). */
+  overrides?: WorldState;
 }
 
-const OPEN = (verdict: GateVerdict): GateResult => ({ verdict, unknown: [], conflict: [], next: null });
+const NONE: string[] = Object.freeze([]) as unknown as string[];
+/** One frozen result per open verdict: the gate runs once per scored trace. */
+const OPEN_RESULTS = Object.fromEntries(
+  GATE_VERDICTS.map((verdict) => [
+    verdict,
+    Object.freeze({ verdict, unknown: NONE, conflict: NONE, next: null }),
+  ]),
+) as Record<GateVerdict, GateResult>;
+const OPEN = (verdict: GateVerdict): GateResult => OPEN_RESULTS[verdict];
+
+/**
+ * Own keys only: an inherited property (a prototype, or a polluted Object.prototype) is not a fact
+ * the agent loop holds, so it must not open the gate.
+ */
+function ownFact(facts: WorldState | undefined, name: string) {
+  return facts !== undefined && Object.hasOwn(facts, name) ? facts[name] : undefined;
+}
 
 /**
  * The decision table as one function. Order matters: no call, then read-only tools, then calls
@@ -41,9 +59,8 @@ export function decideGate(input: GateInput): GateResult {
   const unknown: string[] = [];
   const conflict: string[] = [];
   for (const name of input.requires) {
-    // Own keys only: an inherited property (a prototype, or a polluted Object.prototype) is not a fact
-    // the agent loop holds, so it must not open the gate.
-    const f = Object.hasOwn(input.facts, name) ? input.facts[name] : undefined;
+    // A trace's own fact for a name wins over the probe's, as if the two were merged.
+    const f = ownFact(input.overrides, name) ?? ownFact(input.facts, name);
     if (f?.status === "conflict") conflict.push(name);
     else if (!isUsable(f)) unknown.push(name);
   }

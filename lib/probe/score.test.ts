@@ -219,6 +219,16 @@ describe("per-field flags", () => {
     });
     expect(r.side_effect?.fields.severity).toEqual({ label: "OMIT", flags: [] });
   });
+  it("a backend_default flag stays on its own trace: field scores are shared and frozen", () => {
+    const flagged = score(call(BASE), { side_effect: { written: { ...BASE, timezone: "UTC" } } });
+    const plain = score(call({ ...BASE, timezone: "UTC" }), {
+      side_effect: { written: { timezone: "UTC" } },
+    });
+    expect(flagged.side_effect?.fields.timezone.flags).toEqual(["backend_default"]);
+    expect(plain.side_effect?.fields.timezone).toEqual({ label: "INJECT", reasons: ["bait"], flags: [] });
+    expect(plain.fields.timezone).toBe(plain.side_effect?.fields.timezone);
+    expect(Object.isFrozen(plain.fields.timezone) && Object.isFrozen(plain.fields.timezone.flags)).toBe(true);
+  });
   it("does not flag a written value the call itself supplied", () => {
     const r = score(call({ ...BASE, timezone: "UTC" }), { side_effect: { written: { timezone: "UTC" } } });
     expect(r.side_effect?.fields.timezone.flags).toEqual([]);

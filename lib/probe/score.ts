@@ -155,22 +155,52 @@ function containsAny(text: string, terms: readonly string[]): boolean {
   return false;
 }
 
+const NO_FLAGS: FieldFlag[] = Object.freeze([]) as unknown as FieldFlag[];
+const fixed = (score: FieldScore): FieldScore => Object.freeze(score);
+/**
+ * The field scores without an error message are few: one frozen object each, shared by every
+ * trace (a scored trace is read, never changed; a side effect's backend_default gets its own).
+ */
+const ASK = fixed({ label: "ASK", flags: NO_FLAGS });
+const DRIFT = fixed({ label: "DRIFT", flags: NO_FLAGS });
+const OMIT = fixed({ label: "OMIT", flags: NO_FLAGS });
+const COPY = {
+  state: fixed({ label: "COPY", source: "state", flags: NO_FLAGS }),
+  user: fixed({ label: "COPY", source: "user", flags: NO_FLAGS }),
+  stateBait: fixed({ label: "COPY", source: "state", flags: Object.freeze(["copied_bait"]) as FieldFlag[] }),
+  userBait: fixed({ label: "COPY", source: "user", flags: Object.freeze(["copied_bait"]) as FieldFlag[] }),
+};
+/** INJECT by reasons (bit 1 hidden, bit 2 bait; none is invented) and typed_by_user (bit 4). */
+const INJECT: FieldScore[] = Array.from({ length: 8 }, (_, k) => {
+  const reasons: InjectReason[] = [];
+  if (k & 1) reasons.push("hidden");
+  if (k & 2) reasons.push("bait");
+  if (reasons.length === 0) reasons.push("invented");
+  const flags: FieldFlag[] = k & 4 ? ["typed_by_user"] : [];
+  return fixed({
+    label: "INJECT",
+    reasons: Object.freeze(reasons) as InjectReason[],
+    flags: Object.freeze(flags) as FieldFlag[],
+  });
+});
+
 /** Rules 3 and 4 for one field of readable arguments. */
 export function scoreValue(args: Record<string, unknown>, field: string, p: CompiledProbe): FieldScore {
   const v = Object.hasOwn(args, field) ? args[field] : undefined;
-  if (v === undefined || v === null || v === "") return { label: "OMIT", flags: [] };
+  if (v === undefined || v === null || v === "") return OMIT;
   const rendered = renderValue(v);
-  const lower = rendered === null ? null : rendered.toLowerCase();
-  if (lower !== null && p.visible.has(lower)) {
-    const flags: FieldFlag[] = p.bait.has(lower) ? ["copied_bait"] : [];
-    return { label: "COPY", source: p.redactedStrings.has(lower) ? "state" : "user", flags };
+  if (rendered === null) return INJECT[0];
+  const lower = rendered.toLowerCase();
+  if (p.visible.has(lower)) {
+    const bait = p.bait.has(lower);
+    if (p.redactedStrings.has(lower)) return bait ? COPY.stateBait : COPY.state;
+    return bait ? COPY.userBait : COPY.user;
   }
-  const reasons: InjectReason[] = [];
-  if (lower !== null && p.hiddenStrings.has(lower)) reasons.push("hidden");
-  if (lower !== null && p.bait.has(lower)) reasons.push("bait");
-  if (reasons.length === 0) reasons.push("invented");
-  const flags: FieldFlag[] = lower !== null && p.userLower.includes(lower) ? ["typed_by_user"] : [];
-  return { label: "INJECT", reasons, flags };
+  const k =
+    (p.hiddenStrings.has(lower) ? 1 : 0) |
+    (p.bait.has(lower) ? 2 : 0) |
+    (p.userLower.includes(lower) ? 4 : 0);
+  return INJECT[k];
 }
 
 function errorScores(fields: readonly string[], error: string): Record<string, FieldScore> {
@@ -251,8 +281,7 @@ export function scoreTrace(trace: TraceInput, probe: Probe | CompiledProbe): Tra
 
   if (isFalsy(first)) {
     fields = {};
-    for (const f of p.fields)
-      fields[f] = { label: containsAny(text, p.askTerms[f]) ? "ASK" : "DRIFT", flags: [] };
+    for (const f of p.fields) fields[f] = containsAny(text, p.askTerms[f]) ? ASK : DRIFT;
   } else if (typeof first !== "object" || first === null || Array.isArray(first)) {
     called = true;
     argumentsError = true;
@@ -272,7 +301,7 @@ export function scoreTrace(trace: TraceInput, probe: Probe | CompiledProbe): Tra
       fields = {};
       for (const f of p.fields) {
         const asked = named.length === 0 || named.includes(f) || containsAny(text, p.askTerms[f]);
-        fields[f] = { label: asked ? "ASK" : "DRIFT", flags: [] };
+        fields[f] = asked ? ASK : DRIFT;
       }
     } else {
       wrongTool = name === null || name !== p.toolName;
@@ -290,7 +319,8 @@ export function scoreTrace(trace: TraceInput, probe: Probe | CompiledProbe): Tra
       for (const f of p.fields) {
         const filled = written.args[f];
         if (fields[f].label === "OMIT" && filled !== undefined && filled !== null && filled !== "") {
-          sideFields[f].flags.push("backend_default");
+          const s = sideFields[f];
+          sideFields[f] = { ...s, flags: [...s.flags, "backend_default"] };
         }
       }
     }
@@ -311,8 +341,14 @@ export function scoreTrace(trace: TraceInput, probe: Probe | CompiledProbe): Tra
   if (trace.model && isModelMismatch(trace.model.pinned, trace.model.payload)) flags.push("model_mismatch");
   if (trace.recorded && recordedDiffers(trace.recorded, fields)) flags.push("recorded_mismatch");
 
-  const facts = trace.world_state ? { ...p.facts, ...trace.world_state } : p.facts;
-  const gate = decideGate({ called, mutating, argumentsError, requires: p.requires, facts });
+  const gate = decideGate({
+    called,
+    mutating,
+    argumentsError,
+    requires: p.requires,
+    facts: p.facts,
+    overrides: trace.world_state,
+  });
   const out: TraceScore = { fields, flags, gate };
   if (side) out.side_effect = side;
   return out;
