@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { expect, test } from "@playwright/test";
 import { queryOne } from "./pages/e2eDb";
 
@@ -62,6 +63,48 @@ test("a file past the upload limit gets a clear message, in the browser and from
   const res = await request.post("/api/upload?filename=too-big.jsonl", { data: line.repeat(1200) });
   expect(res.status()).toBe(413);
   expect((await res.json()).error).toMatch(/over the upload limit of 1 MB/);
+});
+
+test("a gzip file cut off partway: the summary of what was kept, with why the upload stopped", async ({
+  page,
+  request,
+}, info) => {
+  mkdirSync(info.outputDir, { recursive: true });
+  const lines = Array.from({ length: 2000 }, (_, i) =>
+    JSON.stringify({ id: `cut-${i}`, response: { text: `Which timezone should I use? (${i})` } }),
+  );
+  const zipped = gzipSync(`${lines.join("\n")}\n`);
+  const cut = zipped.subarray(0, Math.floor(zipped.length / 2));
+  const file = join(info.outputDir, "cut.jsonl.gz");
+  writeFileSync(file, cut);
+  await page.goto("/upload");
+  // The drop zone is the one tab stop for the file: the next Tab reaches the run name.
+  await page.getByTestId("drop-zone").focus();
+  await page.keyboard.press("Tab");
+  await expect(page.getByTestId("run-input")).toBeFocused();
+  await page.getByTestId("file-input").setInputFiles(file);
+  await page.getByTestId("run-input").fill("e2e-cut");
+  await page.getByTestId("upload-submit").click();
+  await expect(page.getByTestId("upload-stopped")).toContainText(
+    "stopped early: not valid gzip: unexpected end of file (after line",
+  );
+  await expect(page.getByTestId("upload-stopped")).toContainText("the records before it were kept");
+  const kept = queryOne<{ n: number }>("SELECT trace_count AS n FROM runs WHERE name = 'e2e-cut'")?.n ?? 0;
+  expect(kept).toBeGreaterThan(0);
+  expect(kept).toBeLessThan(2000);
+  await expect(page.getByTestId("upload-summary")).toContainText(`${kept.toLocaleString("en-US")} ingested`);
+  await expect(page.getByTestId("summary-run")).toHaveAttribute("href", "/runs/e2e-cut");
+
+  // The endpoint answers 400 with the same summary.
+  const res = await request.post("/api/upload?filename=cut.jsonl.gz&run=e2e-cut", { data: cut });
+  expect(res.status()).toBe(400);
+  const body = await res.json();
+  expect(body).toMatchObject({
+    ingested: 0,
+    duplicates: kept,
+    error: expect.stringContaining("not valid gzip"),
+  });
+  expect(body.unreadable).toEqual([{ file: "cut.jsonl.gz", reason: expect.any(String), lines: kept }]);
 });
 
 test("the upload endpoint says what is wrong with its parameters", async ({ request }) => {

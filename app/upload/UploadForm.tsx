@@ -8,10 +8,16 @@ type State =
   | { kind: "idle" }
   | { kind: "uploading"; sent: number; total: number }
   | { kind: "ingesting" }
-  | { kind: "done"; summary: IngestSummary }
+  /** `stopped`: why reading ended early (past the limit, a broken gzip file); the summary is what was kept. */
+  | { kind: "done"; summary: IngestSummary; stopped?: string }
   | { kind: "error"; message: string };
 
-const mb = (n: number) => `${(n / 1048576).toFixed(n < 10 * 1048576 ? 1 : 0)} MB`;
+/** Sizes as people read them: bytes, KB below a megabyte, MB above. */
+const mb = (n: number) => {
+  if (n < 1024) return `${n} bytes`;
+  if (n < 1048576) return `${Math.round(n / 1024)} KB`;
+  return `${(n / 1048576).toFixed(n < 10 * 1048576 ? 1 : 0)} MB`;
+};
 
 /** Drag and drop or pick a file, name the run and probe, and watch it go in. */
 export function UploadForm({ probes, maxBytes }: { probes: string[]; maxBytes: number }) {
@@ -48,7 +54,10 @@ export function UploadForm({ probes, maxBytes }: { probes: string[]; maxBytes: n
       } catch {
         body = null;
       }
-      if (xhr.status === 200 && body) setState({ kind: "done", summary: body as IngestSummary });
+      const b = body as (IngestSummary & { error?: string }) | null;
+      // A summary comes back whenever records were read, with `error` when reading stopped early.
+      if (b && typeof b.records === "number")
+        setState({ kind: "done", summary: b, stopped: xhr.status === 200 ? undefined : b.error });
       else {
         const msg = (body as { error?: string } | null)?.error ?? `the server answered ${xhr.status}`;
         setState({ kind: "error", message: msg });
@@ -98,6 +107,8 @@ export function UploadForm({ probes, maxBytes }: { probes: string[]; maxBytes: n
         type="file"
         accept=".jsonl,.json,.gz,.ndjson,application/json,application/x-ndjson,application/gzip"
         className="sr-only"
+        // The drop zone above opens it: one tab stop, not a second invisible one.
+        tabIndex={-1}
         onChange={(e) => choose(e.target.files?.[0])}
         data-testid="file-input"
       />
@@ -191,6 +202,16 @@ function Status({ state }: { state: State }) {
   const s = state.summary;
   return (
     <div className="space-y-2 rounded-lg border border-slate-200 bg-white p-4" data-testid="upload-summary">
+      {state.stopped ? (
+        <p role="alert" className="rounded bg-red-50 p-2 text-sm text-red-800" data-testid="upload-stopped">
+          The upload stopped early: {state.stopped}.
+        </p>
+      ) : null}
+      {s.records === 0 && !state.stopped ? (
+        <p className="text-sm text-slate-600" data-testid="upload-empty">
+          The file holds no records: it is empty or has only blank lines.
+        </p>
+      ) : null}
       <p className="text-sm">
         <strong>{s.records.toLocaleString("en-US")}</strong> records:{" "}
         <strong>{s.ingested.toLocaleString("en-US")}</strong> ingested, {s.duplicates.toLocaleString("en-US")}{" "}

@@ -1,5 +1,6 @@
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { ARGS, ARTICLE_FIXTURES, cliSandbox, jsonl, runCli } from "./testCli";
@@ -201,6 +202,50 @@ describe("ingest", SLOW, () => {
     expect(r.code).toBe(0);
     expect(r.lines[0]).toMatch(/^2 records: 2 ingested, 0 already stored, 0 rejected \(/);
     expect(r.lines[1]).toBe("  run stdin: 2 new traces");
+  });
+
+  it("a gzip file cut off partway: keeps what came before, reads the next file, names it, exits 2", async () => {
+    const lines = Array.from({ length: 3000 }, (_, i) =>
+      JSON.stringify({ ...ARTICLE_FIXTURES[1], id: `c${i}` }),
+    );
+    const zipped = gzipSync(`${lines.join("\n")}\n`);
+    const cut = box.file("cut.jsonl.gz", zipped.subarray(0, Math.floor(zipped.length / 2)));
+    const after = box.file("after.jsonl", jsonl(ARTICLE_FIXTURES.slice(0, 2)));
+    const r = await box.run(["ingest", cut, after, "--json", "--model", "m"]);
+    expect(r.code).toBe(2);
+    const s = JSON.parse(r.lines.at(-1) ?? "");
+    expect(s.unreadable).toEqual([
+      { file: cut, reason: expect.stringMatching(/^not valid gzip: /), lines: expect.any(Number) },
+    ]);
+    const readLines = s.unreadable[0].lines;
+    expect(readLines).toBeGreaterThan(0);
+    expect(readLines).toBeLessThan(3000);
+    // Every whole line before the cut is stored; the cut-off line is a rejected record; the next file is read.
+    expect(s.runs).toEqual([
+      { name: "cut", ingested: readLines },
+      { name: "after", ingested: 2 },
+    ]);
+    expect(s.records).toBe(s.ingested + s.duplicates + s.rejected);
+    expect(
+      s.errors.every((e: { file: string; line: number }) => e.file === cut && e.line === readLines + 1),
+    ).toBe(true);
+    expect(r.stderr).toContain(`assumeprobe: ${cut}: not valid gzip: `);
+    expect(r.stderr).toContain(`(after line ${readLines}); the records before it were kept`);
+    // Without --json the plain summary says the same.
+    const plain = await box.run(["ingest", cut, "--model", "m"]);
+    expect(plain.code).toBe(2);
+    expect(plain.stdout).toContain("files not read to their end (the records before the failure were kept):");
+    expect(plain.stdout).toContain(
+      `  ${cut} after line ${readLines.toLocaleString("en-US")}: not valid gzip: `,
+    );
+  });
+
+  it("names standard input stdin in its rejected records", async () => {
+    const r = await box.run(["ingest", "-", "--json"], "oops\n");
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.lines.at(-1) ?? "").errors).toEqual([
+      { file: "stdin", line: 1, reason: expect.stringMatching(/^not JSON/) },
+    ]);
   });
 
   it("exits 2 for an unknown --probe, an unreadable file or a usage error", async () => {

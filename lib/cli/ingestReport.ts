@@ -67,5 +67,9 @@ export function printSummary(s: IngestSummary, seconds: number, json: boolean): 
     const more = s.errors.length - shown.length + (s.errors_omitted ?? 0);
     if (more > 0) lines.push(`  … and ${fmt(more)} more (use --json for the full list)`);
   }
+  if (s.unreadable) {
+    lines.push("files not read to their end (the records before the failure were kept):");
+    for (const u of s.unreadable) lines.push(`  ${u.file} after line ${fmt(u.lines)}: ${u.reason}`);
+  }
   process.stdout.write(`${lines.join("\n")}\n`);
 }

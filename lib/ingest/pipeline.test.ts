@@ -133,6 +133,48 @@ describe("bad records", () => {
     expect(sizes).toEqual([3, 3, 1]);
   });
 
+  it("a source that fails partway: keeps what it gave, reports it, reads the next source", async () => {
+    const l = (id: string, extra = "") => `${traceLine({ id, model: "m" }, { timezone: "UTC" })}${extra}`;
+    async function* failing() {
+      yield Buffer.from(`${l("a")}\n${l("b")}\n${l("c").slice(0, 40)}`);
+      throw new Error("EIO: i/o error, read");
+    }
+    const s = checked(
+      await ingestSources(
+        [
+          { file: "first.jsonl", name: "first", stream: Readable.from(failing()) },
+          { file: "second.jsonl", name: "second", stream: Readable.from([Buffer.from(`${l("d")}\n`)]) },
+        ],
+        { probe: "schedule_window", format: "trace", origin: "test" },
+        createIngestStore(db),
+      ),
+    );
+    expect(s.unreadable).toEqual([{ file: "first.jsonl", reason: "EIO: i/o error, read", lines: 2 }]);
+    expect(s).toMatchObject({ records: 4, ingested: 3, rejected: 1 });
+    expect(s.runs).toEqual([
+      { name: "first", ingested: 2 },
+      { name: "second", ingested: 1 },
+    ]);
+    // The cut-off third line is a rejected record of its own line.
+    expect(s.errors).toEqual([{ file: "first.jsonl", line: 3, reason: expect.stringMatching(/^not JSON/) }]);
+    expect(tracesOf("first").map((t) => t.line)).toEqual([1, 2]);
+    const batch = q.prepare("SELECT status, ingested FROM ingest_batches ORDER BY id DESC LIMIT 1").get();
+    expect(batch).toEqual({ status: "failed", ingested: 3 });
+  });
+
+  it("lists bad records in reading order, those the store turns down among the others", async () => {
+    const lines = [
+      traceLine({ model: "m1" }),
+      "not json",
+      traceLine({ model: "m2" }),
+      "{broken",
+      traceLine({ model: "m1" }),
+    ];
+    const s = checked(await ingestText(db, "order.jsonl", `${lines.join("\n")}\n`));
+    expect(s.errors.map((e) => e.line)).toEqual([2, 3, 4]);
+    expect(s.errors[1].reason).toContain('differs from run "order"');
+  });
+
   it("rejects arguments nested 20,000 deep and keeps the records around them", async () => {
     const depth = 20_000;
     const deep = `{"probe":"schedule_window","response":{"text":null,"tool_calls":[{"name":"schedule_window","arguments":{"timezone":${"[".repeat(depth)}${"]".repeat(depth)}}}]}}`;

@@ -48,6 +48,20 @@ export interface IngestSummary {
   errors: IngestError[];
   /** Errors past the reporting cap (they are all stored). */
   errors_omitted?: number;
+  /**
+   * Sources that could not be read to their end (a cut-off gzip file, an I/O error, an upload
+   * past the limit): the records read before the failure are counted above and kept. Present
+   * only when a source failed.
+   */
+  unreadable?: SourceFailure[];
+}
+
+export interface SourceFailure {
+  file: string;
+  /** Why reading stopped. */
+  reason: string;
+  /** Lines of the source read before it stopped. */
+  lines: number;
 }
 
 export interface IngestProgress {
@@ -303,9 +317,27 @@ export async function ingestSources(
           progress();
         }
       };
-      for await (const chunk of src.stream) {
-        bytes += (chunk as Buffer).length;
-        await take(splitter.push(chunk as Buffer));
+      // Errors of the stream itself (not of storing what it gave) end this source only: what was
+      // read before stays, the source is reported as unreadable, and the next one is read.
+      let chunks: AsyncIterator<Buffer> | null = null;
+      for (;;) {
+        let next: IteratorResult<Buffer>;
+        try {
+          // Opening counts as reading: a file can vanish between the command's check and here.
+          chunks ??= (src.stream as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+          next = await chunks.next();
+        } catch (e) {
+          const reason = e instanceof Error ? e.message : String(e);
+          summary.unreadable = [
+            ...(summary.unreadable ?? []),
+            { file: src.file, reason, lines: splitter.lines },
+          ];
+          status = "failed";
+          break;
+        }
+        if (next.done) break;
+        bytes += next.value.length;
+        await take(splitter.push(next.value));
       }
       await take(splitter.end());
       await flush();
@@ -324,6 +356,9 @@ export async function ingestSources(
     throw e;
   } finally {
     summary.runs = [...perRun].map(([name, ingested]) => ({ name, ingested }));
+    // Bad records in reading order (those the store turned down are settled after a batch's others).
+    const order = new Map(sources.map((src, i) => [src.file, i]));
+    summary.errors.sort((a, b) => (order.get(a.file) ?? 0) - (order.get(b.file) ?? 0) || a.line - b.line);
     store.finishBatch(batchId, summary, status);
   }
   return summary;

@@ -38,19 +38,16 @@ export function checkReadable(path: string): void {
 
 /** A byte stream of the file (or stdin for `-`), gunzipped when it starts with the gzip magic. */
 export function openSource(path: string, stdin: Readable = process.stdin): Readable {
-  if (path !== "-") {
-    checkReadable(path);
-    const head = Buffer.alloc(2);
-    const fd = openSync(path, "r");
-    const n = readSync(fd, head, 0, 2, 0);
-    closeSync(fd);
-    const raw = createReadStream(path, { highWaterMark: 1 << 20 });
-    return isGzipMagic(head.subarray(0, n)) ? raw.pipe(createGunzip()) : raw;
-  }
-  return maybeGunzip(stdin);
+  if (path === "-") return maybeGunzip(stdin);
+  checkReadable(path);
+  return maybeGunzip(createReadStream(path, { highWaterMark: 1 << 20 }));
 }
 
-/** A stream that cannot be peeked (stdin, an upload): gunzipped when its first chunk has the gzip magic. */
+/**
+ * A stream gunzipped when its first chunk has the gzip magic (stdin and uploads cannot be peeked,
+ * so files are read the same way). A gzip stream that is cut off or corrupt fails with a message
+ * that says so; an error of the input itself (I/O, an upload past its limit) passes through.
+ */
 export function maybeGunzip(input: Readable): Readable {
   const out = new PassThrough({ highWaterMark: 1 << 20 });
   let target: NodeJS.WritableStream | null = null;

@@ -51,6 +51,11 @@ export class RecordSplitter {
 
   constructor(private readonly maxBytes = DEFAULT_MAX_RECORD_BYTES) {}
 
+  /** Lines completed so far. */
+  get lines(): number {
+    return this.lineNo;
+  }
+
   /** Feeds one chunk; returns the records it completed. */
   push(chunk: Buffer): SplitRecord[] {
     const out: SplitRecord[] = [];

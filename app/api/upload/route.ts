@@ -13,7 +13,7 @@ export const dynamic = "force-dynamic";
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
-class TooLarge extends Error {}
+const TOO_LARGE = "the upload is larger than the limit";
 
 /** Counts bytes as they stream in and stops the upload past the limit. */
 function limit(max: number): Transform {
@@ -21,8 +21,7 @@ function limit(max: number): Transform {
   return new Transform({
     transform(chunk: Buffer, _enc, done) {
       seen += chunk.length;
-      if (seen > max)
-        done(new TooLarge(`the upload is larger than the limit of ${Math.round(max / 1048576)} MB`));
+      if (seen > max) done(new Error(`${TOO_LARGE} of ${Math.round(max / 1048576)} MB`));
       else done(null, chunk);
     },
   });
@@ -57,11 +56,16 @@ export async function POST(req: Request) {
       createIngestStore(db),
     );
     db.sqlite.pragma("optimize");
-    return json(200, summary);
+    const failed = summary.unreadable?.[0];
+    if (!failed) return json(200, summary);
+    // Cut off (past the limit, a broken gzip stream): the summary of what was kept, and why it stopped.
+    const tooLarge = failed.reason.startsWith(TOO_LARGE);
+    return json(tooLarge ? 413 : 400, {
+      ...summary,
+      error: `${failed.reason} (after line ${failed.lines}); the records before it were kept`,
+    });
   } catch (e) {
-    if (e instanceof TooLarge)
-      return json(413, { error: `${e.message}; records before the limit were kept` });
     const msg = e instanceof Error ? e.message : String(e);
-    return json(400, { error: `reading the upload failed: ${msg}; records read before it were kept` });
+    return json(500, { error: `storing the upload failed: ${msg}; the batches written before it were kept` });
   }
 }

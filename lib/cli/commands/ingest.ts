@@ -65,7 +65,8 @@ export async function runIngest(files: string[], opts: IngestOptions): Promise<n
     throw new UsageError(`unknown probe "${probe}" (--probe); see assumeprobe probes list`);
 
   const sources: IngestSource[] = files.map((f) => ({
-    file: f,
+    // Reports name standard input as its source name does.
+    file: f === "-" ? "stdin" : f,
     name: sourceName(f),
     get stream() {
       return openSource(f);
@@ -92,10 +93,10 @@ export async function runIngest(files: string[], opts: IngestOptions): Promise<n
       reporter.update,
     );
   } catch (e) {
-    // A file that cannot be read to its end (corrupt gzip, an I/O error): what was read before is kept.
+    // The database refused a write: the batches before it are stored, nothing after it is tried.
     reporter.stop();
     process.stderr.write(
-      `assumeprobe: ingest stopped: ${(e as Error).message}; records read before it were kept\n`,
+      `assumeprobe: ingest stopped: ${(e as Error).message}; the batches written before it were kept\n`,
     );
     return 2;
   } finally {
@@ -104,5 +105,13 @@ export async function runIngest(files: string[], opts: IngestOptions): Promise<n
   }
   db.sqlite.pragma("optimize");
   printSummary(summary, (performance.now() - started) / 1000, opts.json === true);
+  // A file that could not be read to its end (a cut-off gzip, an I/O error) is an unreadable file:
+  // exit 2, after the summary of everything that was read.
+  for (const u of summary.unreadable ?? []) {
+    process.stderr.write(
+      `assumeprobe: ${u.file}: ${u.reason} (after line ${u.lines}); the records before it were kept\n`,
+    );
+  }
+  if (summary.unreadable) return 2;
   return summary.rejected > 0 ? 1 : 0;
 }
