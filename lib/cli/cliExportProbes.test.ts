@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { scheduleWindow } from "../probe/testProbes";
 import { ARGS, cliSandbox, jsonl } from "./testCli";
@@ -159,6 +160,8 @@ describe("probes", SLOW, () => {
       [box.file("bad_id.json", JSON.stringify({ ...probe([]), id: "bad id!" })), /probe 1: id: probe id: /],
       [box.file("extra.json", JSON.stringify([probe([]), { ...probe([]), colour: 1 }])), /probe 2: .*colour/],
       [box.file("broken.json", '{"id": "x",\n'), /broken\.json line 1: not JSON/],
+      [join(box.dir, "missing.json"), /missing\.json: no such file/],
+      [box.dir, /: is a directory, not a file/],
     ] as const;
     const results = await Promise.all([
       ...cases.map(([file]) => box.run(["probes", "add", file])),
@@ -169,7 +172,8 @@ describe("probes", SLOW, () => {
       expect(results[i].stdout).toBe("");
       expect(results[i].stderr).toMatch(message);
     });
-    expect(results[4].code).toBe(2);
-    expect(results[4].stderr).toContain('unknown probe "nope"');
+    const show = results[cases.length];
+    expect(show.code).toBe(2);
+    expect(show.stderr).toContain('unknown probe "nope"');
   });
 });

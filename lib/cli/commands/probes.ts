@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { getProbe, getProbeVersion, listProbes, saveProbe } from "../../../db/queries/probes";
+import { checkReadable, SourceError } from "../../ingest/readSource";
 import { compileProbe } from "../../probe/compile";
 import { describeIssues, ProbeSchema } from "../../probe/schema";
 import { cliDb } from "../db";
@@ -10,8 +11,11 @@ import { positiveInt, UsageError } from "../usage";
 export function readProbeFile(path: string): unknown[] {
   let text: string;
   try {
+    // The same messages as ingest's: "no such file", "is a directory, not a file", "cannot read (CODE)".
+    checkReadable(path);
     text = readFileSync(path, "utf8");
   } catch (e) {
+    if (e instanceof SourceError) throw new UsageError(e.message);
     throw new UsageError(`${path}: cannot read (${(e as NodeJS.ErrnoException).code})`);
   }
   text = text.replace(/^\uFEFF/, "");
