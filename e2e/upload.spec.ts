@@ -44,6 +44,11 @@ test("uploads a file through the same ingest path: bad lines reported by number,
   await page.goto("/runs/e2e-upload");
   await expect(page.getByTestId("trace-row")).toHaveCount(3);
   await expect(page.getByTestId("rejected-lines")).toContainText("line 3");
+  // Each rejected line opens to show its stored text.
+  const raw = page.getByTestId("rejected-lines").getByText("{this is not json");
+  await expect(raw).toBeHidden();
+  await page.getByTestId("rejected-lines").getByText("line 3").click();
+  await expect(raw).toBeVisible();
 });
 
 test("a file past the upload limit gets a clear message, in the browser and from the server", async ({

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { RecordSplitter, type SplitRecord } from "./splitRecords";
+import { OVERSIZED_HEAD_BYTES, RecordSplitter, type SplitRecord } from "./splitRecords";
 
 interface Rec {
   line: number;
@@ -170,7 +170,8 @@ describe("the size limit", () => {
       { line: 1, text: '{"a":1}', value: { a: 1 }, end: 8 },
       {
         line: 2,
-        text: "",
+        // Its first bytes (up to the limit) stay as the rejected record's raw text.
+        text: big.slice(0, MAX),
         error: `the line is ${big.length} bytes, over the limit of ${MAX}`,
         end: 8 + big.length + 1,
       },
@@ -180,7 +181,7 @@ describe("the size limit", () => {
 
   it("rejects a long last line with no line ending", () => {
     const recs = split(`{"a":1}\n${big}`, MAX, [3, 9, 40]);
-    expect(recs[1]).toMatchObject({ line: 2, text: "", end: 8 + big.length });
+    expect(recs[1]).toMatchObject({ line: 2, text: big.slice(0, MAX), end: 8 + big.length });
     expect(recs[1].error).toMatch(/over the limit of 64/);
   });
 
@@ -191,7 +192,7 @@ describe("the size limit", () => {
     expect(recs).toHaveLength(2);
     expect(recs[0]).toMatchObject({
       line: 1,
-      text: "",
+      text: input.slice(0, MAX),
       error: `the record is over the limit of ${MAX} bytes`,
     });
     expect(recs[0].end).toBe(input.length - '{"b":2}\n'.length);
@@ -201,10 +202,19 @@ describe("the size limit", () => {
   it("counts a long line inside a gathered record against that record: one rejection", () => {
     const input = `{\n  "a": "${"x".repeat(100)}",\n  "b": 1\n}\n{"c":3}\n`;
     const recs = split(input, MAX, [5, 5, 5]);
+    expect(recs[0].text).toBe(input.slice(0, MAX));
     expect(recs.map((r) => [r.line, r.error ?? r.value])).toEqual([
       [1, `the record is over the limit of ${MAX} bytes`],
       [5, { c: 3 }],
     ]);
+  });
+
+  it("keeps at most 64 KiB of a record past a large limit", () => {
+    const huge = `{"pad":"${"z".repeat(300_000)}"}`;
+    const recs = split(`${huge}\n{"b":2}\n`, 200_000, [65_536]);
+    expect(recs[0].text.length).toBe(OVERSIZED_HEAD_BYTES);
+    expect(recs[0].text).toBe(huge.slice(0, OVERSIZED_HEAD_BYTES));
+    expect(recs[1]).toMatchObject({ line: 2, value: { b: 2 } });
   });
 });
 

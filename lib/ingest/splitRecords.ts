@@ -25,6 +25,8 @@ export interface SplitRecord {
 }
 
 export const DEFAULT_MAX_RECORD_BYTES = 8 * 1024 * 1024;
+/** How much of a record past the limit is kept, as its raw text (never more than the limit). */
+export const OVERSIZED_HEAD_BYTES = 64 * 1024;
 
 const NL = 0x0a;
 const CR = 0x0d;
@@ -35,7 +37,11 @@ interface Gathering {
   parts: Buffer[];
   size: number;
   tooBig: boolean;
+  /** Once too big: the record's first bytes, kept as its raw text. */
+  head?: Buffer;
 }
+
+const EMPTY = Buffer.alloc(0);
 
 export class RecordSplitter {
   private pending: Buffer[] = [];
@@ -44,12 +50,18 @@ export class RecordSplitter {
   private overflowLine = 0;
   /** The first byte of that line (a column-0 `{` starts a record even when it is too big). */
   private overflowFirst = -1;
+  /** That line's first bytes, kept as the rejected record's raw text. */
+  private overflowHead: Buffer = EMPTY;
   private lineNo = 0;
   private offset = 0;
   private first = true;
   private gathering: Gathering | null = null;
 
-  constructor(private readonly maxBytes = DEFAULT_MAX_RECORD_BYTES) {}
+  private readonly headBytes: number;
+
+  constructor(private readonly maxBytes = DEFAULT_MAX_RECORD_BYTES) {
+    this.headBytes = Math.min(OVERSIZED_HEAD_BYTES, maxBytes);
+  }
 
   /** Lines completed so far. */
   get lines(): number {
@@ -88,6 +100,8 @@ export class RecordSplitter {
     if (this.pendingSize + part.length > this.maxBytes) {
       this.overflowFirst = this.pendingSize > 0 ? this.pending[0][0] : part[0];
       this.overflowLine = this.pendingSize + part.length;
+      // A copy of the first bytes only (concat stops at the length it is given).
+      this.overflowHead = Buffer.concat([...this.pending, part], Math.min(this.headBytes, this.overflowLine));
       this.pending = [];
       this.pendingSize = 0;
       return;
@@ -113,21 +127,23 @@ export class RecordSplitter {
     this.lineNo++;
     const size = this.overflowLine + tailBytes;
     const firstByte = this.overflowFirst;
+    const head = this.overflowHead;
     this.overflowLine = 0;
     this.overflowFirst = -1;
+    this.overflowHead = EMPTY;
     const lineStart = this.offset;
     this.offset += size + (terminated ? 1 : 0);
     this.first = false;
     const g = this.gathering;
     if (g && firstByte !== BRACE) {
       g.size += size + 1;
-      g.tooBig = true;
+      this.overgrown(g, head);
       return;
     }
     this.closeGathering(out, "the record is not complete JSON before the next record starts", lineStart);
     out.push({
       line: this.lineNo,
-      bytes: Buffer.alloc(0),
+      bytes: head,
       error: `the line is ${size} bytes, over the limit of ${this.maxBytes}`,
       end: this.offset,
     });
@@ -138,6 +154,7 @@ export class RecordSplitter {
       // A whole line in one chunk can be past the limit: reject it like one that grew there.
       this.overflowLine = raw.length;
       this.overflowFirst = raw[0];
+      this.overflowHead = Buffer.from(raw.subarray(0, this.headBytes));
       this.takeOversized(0, terminated, out);
       return;
     }
@@ -183,9 +200,9 @@ export class RecordSplitter {
 
   private gather(g: Gathering, line: Buffer, out: SplitRecord[]): void {
     g.size += line.length + 1;
-    if (g.size > this.maxBytes) g.tooBig = true;
-    if (g.tooBig) {
-      g.parts = [];
+    if (g.tooBig) return;
+    if (g.size > this.maxBytes) {
+      this.overgrown(g, line);
       return;
     }
     g.parts.push(line);
@@ -197,6 +214,22 @@ export class RecordSplitter {
     out.push({ line: g.line, bytes: stripCr(bytes), value: parsed.value, end: this.offset });
   }
 
+  /** A gathered record passed the limit: keep its first bytes (with `more`, the line that did it), drop the rest. */
+  private overgrown(g: Gathering, more: Buffer): void {
+    if (g.tooBig) return;
+    g.tooBig = true;
+    const pieces: Buffer[] = [];
+    let size = 0;
+    for (const part of [...g.parts, more]) {
+      if (pieces.length > 0) pieces.push(NEWLINE);
+      pieces.push(part);
+      size += part.length + (pieces.length > 1 ? 1 : 0);
+    }
+    // Copies only the first bytes (concat stops at the length it is given).
+    g.head = Buffer.concat(pieces, Math.min(size, this.headBytes));
+    g.parts = [];
+  }
+
   /** Rejects what was gathered; `end` is the offset where the gathered lines stop. */
   private closeGathering(out: SplitRecord[], reason: string, end: number): void {
     const g = this.gathering;
@@ -205,7 +238,7 @@ export class RecordSplitter {
     if (g.tooBig) {
       out.push({
         line: g.line,
-        bytes: Buffer.alloc(0),
+        bytes: g.head ?? EMPTY,
         error: `the record is over the limit of ${this.maxBytes} bytes`,
         end,
       });

@@ -216,10 +216,18 @@ export default async function RunPage({ params, searchParams }: Props) {
           <ul className="space-y-1 font-mono text-xs" data-testid="rejected-lines">
             {errors.map((e) => (
               <li key={e.id}>
-                <span className="text-slate-500">
-                  {e.file} line {e.line}:
-                </span>{" "}
-                <span className="text-red-800">{e.reason}</span>
+                <details>
+                  <summary className="cursor-pointer">
+                    <span className="text-slate-500">
+                      {e.file} line {e.line}:
+                    </span>{" "}
+                    <span className="text-red-800">{e.reason}</span>
+                  </summary>
+                  <pre className="mt-1 max-h-40 overflow-auto whitespace-pre-wrap break-all rounded bg-slate-50 p-2 text-slate-700">
+                    {e.raw === "" ? "(no text)" : e.raw}
+                    {e.cut ? "…" : null}
+                  </pre>
+                </details>
               </li>
             ))}
           </ul>
