@@ -11,7 +11,7 @@ export const FLAG_MEANING: Record<string, string> = {
 };
 
 /** Flags as small outlined words, with their meaning on hover. */
-export function FlagList({ flags }: { flags: string[] }) {
+export function FlagList({ flags }: { flags: readonly string[] }) {
   if (flags.length === 0) return <span className="text-slate-400">—</span>;
   return (
     <span className="flex flex-wrap gap-1">

@@ -106,6 +106,6 @@ describe("decideGate", () => {
     const a = gate({ called: false });
     expect(a).toBe(gate({ called: false, facts: {} }));
     expect(Object.isFrozen(a) && Object.isFrozen(a.unknown)).toBe(true);
-    expect(() => a.unknown.push("x")).toThrow(TypeError);
+    expect(() => (a.unknown as string[]).push("x")).toThrow(TypeError);
   });
 });

@@ -8,9 +8,9 @@ export type GateNext = "ask" | "stop" | null;
 export interface GateResult {
   verdict: GateVerdict;
   /** Required fields that block because they are not known (in the declared order). */
-  unknown: string[];
+  unknown: readonly string[];
   /** Required fields that block because the facts conflict (in the declared order). */
-  conflict: string[];
+  conflict: readonly string[];
   /** What the agent does next: ask for the unknown facts, or stop and show both values. */
   next: GateNext;
 }
@@ -30,7 +30,7 @@ export interface GateInput {
   overrides?: WorldState;
 }
 
-const NONE: string[] = Object.freeze([]) as unknown as string[];
+const NONE: readonly string[] = Object.freeze([]);
 /** One frozen result per open verdict: the gate runs once per scored trace. */
 const OPEN_RESULTS = Object.fromEntries(
   GATE_VERDICTS.map((verdict) => [

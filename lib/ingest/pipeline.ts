@@ -2,6 +2,7 @@ import type { Readable } from "node:stream";
 import type { Probe } from "../probe/schema";
 import { describeIssues, ProbeSchema } from "../probe/schema";
 import { type PreparedError, type PreparedTrace, prepareError, prepareTrace } from "./prepare";
+import { sourceFailure } from "./readSource";
 import { DEFAULT_MAX_RECORD_BYTES, RecordSplitter, type SplitRecord } from "./splitRecords";
 import { interpretRecord, type RecordDefaults } from "./traceRecord";
 import { convertWhen2Call, WHEN2CALL_RUN } from "./when2call";
@@ -60,8 +61,15 @@ export interface SourceFailure {
   file: string;
   /** Why reading stopped. */
   reason: string;
-  /** Lines of the source read before it stopped. */
+  /** Whole lines read before it stopped: every record that ended by then is counted and kept. */
   lines: number;
+}
+
+/** "REASON (after line N); the records before it were kept", for the CLI and the upload page. */
+export function describeFailure(f: SourceFailure): string {
+  // A file that vanished after the command checked it already names itself.
+  const reason = f.reason.startsWith(`${f.file}: `) ? f.reason.slice(f.file.length + 2) : f.reason;
+  return `${reason} (after line ${f.lines}); the records before it were kept`;
 }
 
 export interface IngestProgress {
@@ -317,36 +325,51 @@ export async function ingestSources(
           progress();
         }
       };
-      // Errors of the stream itself (not of storing what it gave) end this source only: what was
-      // read before stays, the source is reported as unreadable, and the next one is read.
-      let chunks: AsyncIterator<Buffer> | null = null;
-      for (;;) {
-        let next: IteratorResult<Buffer>;
-        try {
+      // A failure of the stream itself (not of storing what it gave) ends this source only: what
+      // was read before stays, the source is reported as unreadable, and the next one is read.
+      let failure: Error | undefined;
+      let stream: Readable | undefined;
+      let chunks: AsyncIterator<Buffer> | undefined;
+      try {
+        for (;;) {
           // Opening counts as reading: a file can vanish between the command's check and here.
-          chunks ??= (src.stream as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
-          next = await chunks.next();
-        } catch (e) {
-          const reason = e instanceof Error ? e.message : String(e);
-          summary.unreadable = [
-            ...(summary.unreadable ?? []),
-            { file: src.file, reason, lines: splitter.lines },
-          ];
-          status = "failed";
-          break;
+          // (`src.stream` may open the source on each read: read it once.)
+          stream ??= src.stream;
+          chunks ??= (stream as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+          let next: IteratorResult<Buffer>;
+          try {
+            next = await chunks.next();
+          } catch (e) {
+            failure = e instanceof Error ? e : new Error(String(e));
+            break;
+          }
+          if (next.done) break;
+          bytes += next.value.length;
+          await take(splitter.push(next.value));
         }
-        if (next.done) break;
-        bytes += next.value.length;
-        await take(splitter.push(next.value));
+      } finally {
+        // Stopped early (a failed write), or done: either way the source is not read any further.
+        await chunks?.return?.();
       }
-      await take(splitter.end());
+      if (stream) failure ??= sourceFailure(stream);
+      const whole = splitter.lines;
+      const tail = splitter.end();
+      if (failure) {
+        const f: SourceFailure = { file: src.file, reason: failure.message, lines: whole };
+        summary.unreadable = [...(summary.unreadable ?? []), f];
+        status = "failed";
+        // What the failure cut in two is rejected for that, not for the JSON it left.
+        for (const rec of tail)
+          if (rec.error !== undefined) rec.error = `cut off where reading stopped: ${f.reason}`;
+      }
+      await take(tail);
       await flush();
       await drain();
       progress();
     }
   } catch (e) {
     status = "failed";
-    // A read error keeps what was read before it; a failed write is not tried again.
+    // Something other than reading failed: store what was read unless a write is what failed.
     if (!writeFailed) {
       await flush();
       await drain();

@@ -1,6 +1,6 @@
 import { closeSync, createReadStream, openSync, readSync, statSync } from "node:fs";
 import { basename } from "node:path";
-import { PassThrough, type Readable } from "node:stream";
+import { PassThrough, type Readable, type Transform } from "node:stream";
 import { createGunzip } from "node:zlib";
 
 /** The source name used in record identity: the file's base name without `.gz` and one extension. */
@@ -43,19 +43,43 @@ export function openSource(path: string, stdin: Readable = process.stdin): Reada
   return maybeGunzip(createReadStream(path, { highWaterMark: 1 << 20 }));
 }
 
+/** Why a stream from `openSource` or `maybeGunzip` stopped before its end (read once it has ended). */
+const failures = new WeakMap<Readable, Error>();
+
+/**
+ * Why a source stream stopped early, once it has ended: it ends normally after delivering all it
+ * had read before the failure (an error would make a stream drop what it still buffers), and the
+ * reason is kept here.
+ */
+export function sourceFailure(stream: Readable): Error | undefined {
+  return failures.get(stream);
+}
+
 /**
  * A stream gunzipped when its first chunk has the gzip magic (stdin and uploads cannot be peeked,
- * so files are read the same way). A gzip stream that is cut off or corrupt fails with a message
- * that says so; an error of the input itself (I/O, an upload past its limit) passes through.
+ * so files are read the same way). When the gzip data is cut off or corrupt, or the input itself
+ * fails (I/O, an upload past its limit or aborted), the stream ends after what was read before,
+ * and `sourceFailure` says why.
  */
 export function maybeGunzip(input: Readable): Readable {
   const out = new PassThrough({ highWaterMark: 1 << 20 });
   let target: NodeJS.WritableStream | null = null;
+  let gunzip: Transform | null = null;
+  const fail = (e: Error) => {
+    if (failures.has(out)) return;
+    failures.set(out, e);
+    // Stop reading (a paused input would wait for a drain forever and hold its file open).
+    input.removeAllListeners("data");
+    input.destroy();
+    gunzip?.unpipe(out);
+    gunzip?.destroy();
+    out.end();
+  };
   input.on("data", (chunk: Buffer) => {
     if (!target) {
       if (isGzipMagic(chunk)) {
-        const gunzip = createGunzip();
-        gunzip.on("error", (e) => out.destroy(new SourceError(`not valid gzip: ${e.message}`)));
+        gunzip = createGunzip();
+        gunzip.on("error", (e) => fail(new SourceError(`not valid gzip: ${e.message}`)));
         gunzip.pipe(out);
         target = gunzip;
       } else target = out;
@@ -66,7 +90,7 @@ export function maybeGunzip(input: Readable): Readable {
     }
   });
   input.on("end", () => (target ?? out).end());
-  input.on("error", (e) => out.destroy(e));
+  input.on("error", (e) => fail(e));
   return out;
 }
 

@@ -209,6 +209,12 @@ describe("the size limit", () => {
     ]);
   });
 
+  it("keeps no byte-order mark in the text of an oversized first line", () => {
+    const recs = split(`\uFEFF${big}\n{"b":2}\n`, MAX, [10, 10]);
+    expect(recs[0]).toMatchObject({ line: 1, text: big.slice(0, MAX - 3) });
+    expect(recs[1]).toMatchObject({ line: 2, value: { b: 2 } });
+  });
+
   it("keeps at most 64 KiB of a record past a large limit", () => {
     const huge = `{"pad":"${"z".repeat(300_000)}"}`;
     const recs = split(`${huge}\n{"b":2}\n`, 200_000, [65_536]);

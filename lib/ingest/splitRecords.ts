@@ -126,8 +126,9 @@ export class RecordSplitter {
   private takeOversized(tailBytes: number, terminated: boolean, out: SplitRecord[]): void {
     this.lineNo++;
     const size = this.overflowLine + tailBytes;
+    // A byte-order mark is no part of the record, here as on any first line.
+    const head = this.first ? dropBom(this.overflowHead) : this.overflowHead;
     const firstByte = this.overflowFirst;
-    const head = this.overflowHead;
     this.overflowLine = 0;
     this.overflowFirst = -1;
     this.overflowHead = EMPTY;
@@ -164,8 +165,7 @@ export class RecordSplitter {
     let line = raw;
     if (this.first) {
       this.first = false;
-      if (line.length >= 3 && line[0] === 0xef && line[1] === 0xbb && line[2] === 0xbf)
-        line = line.subarray(3);
+      line = dropBom(line);
     }
     const content =
       line.length > 0 && line[line.length - 1] === CR ? line.subarray(0, line.length - 1) : line;
@@ -248,6 +248,10 @@ export class RecordSplitter {
     const why = g.parts.length === 1 ? `not JSON: ${String(tryParseError(bytes))}` : reason;
     out.push({ line: g.line, bytes, error: why, end });
   }
+}
+
+function dropBom(b: Buffer): Buffer {
+  return b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? b.subarray(3) : b;
 }
 
 function joinLines(parts: Buffer[]): Buffer {

@@ -23,10 +23,10 @@ export type TraceFlag = (typeof TRACE_FLAGS)[number];
 export interface FieldScore {
   label: Label;
   /** INJECT only: why the value counts as minted. */
-  reasons?: InjectReason[];
+  reasons?: readonly InjectReason[];
   /** COPY only: where the value was visible. */
   source?: "state" | "user";
-  flags: FieldFlag[];
+  flags: readonly FieldFlag[];
   /** ERROR only: what could not be read. */
   error?: string;
 }
@@ -155,7 +155,7 @@ function containsAny(text: string, terms: readonly string[]): boolean {
   return false;
 }
 
-const NO_FLAGS: FieldFlag[] = Object.freeze([]) as unknown as FieldFlag[];
+const NO_FLAGS: readonly FieldFlag[] = Object.freeze([]);
 const fixed = (score: FieldScore): FieldScore => Object.freeze(score);
 /**
  * The field scores without an error message are few: one frozen object each, shared by every
@@ -167,8 +167,8 @@ const OMIT = fixed({ label: "OMIT", flags: NO_FLAGS });
 const COPY = {
   state: fixed({ label: "COPY", source: "state", flags: NO_FLAGS }),
   user: fixed({ label: "COPY", source: "user", flags: NO_FLAGS }),
-  stateBait: fixed({ label: "COPY", source: "state", flags: Object.freeze(["copied_bait"]) as FieldFlag[] }),
-  userBait: fixed({ label: "COPY", source: "user", flags: Object.freeze(["copied_bait"]) as FieldFlag[] }),
+  stateBait: fixed({ label: "COPY", source: "state", flags: Object.freeze(["copied_bait"] as const) }),
+  userBait: fixed({ label: "COPY", source: "user", flags: Object.freeze(["copied_bait"] as const) }),
 };
 /** INJECT by reasons (bit 1 hidden, bit 2 bait; none is invented) and typed_by_user (bit 4). */
 const INJECT: FieldScore[] = Array.from({ length: 8 }, (_, k) => {
@@ -179,8 +179,8 @@ const INJECT: FieldScore[] = Array.from({ length: 8 }, (_, k) => {
   const flags: FieldFlag[] = k & 4 ? ["typed_by_user"] : [];
   return fixed({
     label: "INJECT",
-    reasons: Object.freeze(reasons) as InjectReason[],
-    flags: Object.freeze(flags) as FieldFlag[],
+    reasons: Object.freeze(reasons),
+    flags: Object.freeze(flags),
   });
 });
 

@@ -1,8 +1,8 @@
-import { Readable, Transform } from "node:stream";
+import { pipeline, Readable, Transform } from "node:stream";
 import { getDb } from "@/db/client";
 import { createIngestStore } from "@/db/queries/ingestStore";
 import { getProbe, syncBuiltinProbes } from "@/db/queries/probes";
-import { ingestSources } from "@/lib/ingest/pipeline";
+import { describeFailure, ingestSources } from "@/lib/ingest/pipeline";
 import { maybeGunzip, sourceName } from "@/lib/ingest/readSource";
 import { DEFAULT_PROBE_ID } from "@/lib/probe/builtin";
 import { describeIssues } from "@/lib/probe/schema";
@@ -13,18 +13,20 @@ export const dynamic = "force-dynamic";
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
-const TOO_LARGE = "the upload is larger than the limit";
-
-/** Counts bytes as they stream in and stops the upload past the limit. */
-function limit(max: number): Transform {
+/** Counts bytes as they stream in and stops the upload past the limit (`exceeded` then says so). */
+function limit(max: number): Transform & { exceeded: boolean } {
   let seen = 0;
-  return new Transform({
+  const t = new Transform({
     transform(chunk: Buffer, _enc, done) {
       seen += chunk.length;
-      if (seen > max) done(new Error(`${TOO_LARGE} of ${Math.round(max / 1048576)} MB`));
-      else done(null, chunk);
+      if (seen > max) {
+        meter.exceeded = true;
+        done(new Error(`the upload is larger than the limit of ${Math.round(max / 1048576)} MB`));
+      } else done(null, chunk);
     },
   });
+  const meter = Object.assign(t, { exceeded: false });
+  return meter;
 }
 
 /**
@@ -48,7 +50,13 @@ export async function POST(req: Request) {
   syncBuiltinProbes(db);
   const probe = p.probe ?? DEFAULT_PROBE_ID;
   if (!getProbe(db, probe)) return json(400, { error: `unknown probe "${probe}"` });
-  const body = Readable.fromWeb(req.body as import("node:stream/web").ReadableStream).pipe(limit(max));
+  const meter = limit(max);
+  // pipeline, not pipe: a client that aborts ends the ingest (with what came before) instead of hanging it.
+  const body = pipeline(
+    Readable.fromWeb(req.body as import("node:stream/web").ReadableStream),
+    meter,
+    () => {},
+  );
   try {
     const summary = await ingestSources(
       [{ file: p.filename, name: sourceName(p.filename), stream: maybeGunzip(body) }],
@@ -59,11 +67,7 @@ export async function POST(req: Request) {
     const failed = summary.unreadable?.[0];
     if (!failed) return json(200, summary);
     // Cut off (past the limit, a broken gzip stream): the summary of what was kept, and why it stopped.
-    const tooLarge = failed.reason.startsWith(TOO_LARGE);
-    return json(tooLarge ? 413 : 400, {
-      ...summary,
-      error: `${failed.reason} (after line ${failed.lines}); the records before it were kept`,
-    });
+    return json(meter.exceeded ? 413 : 400, { ...summary, error: describeFailure(failed) });
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     return json(500, { error: `storing the upload failed: ${msg}; the batches written before it were kept` });

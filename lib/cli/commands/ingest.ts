@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { createIngestStore } from "../../../db/queries/ingestStore";
 import { getProbe } from "../../../db/queries/probes";
 import { createThreadedIngestStore } from "../../../db/queries/threadedIngestStore";
-import { type IngestFormat, type IngestSource, ingestSources } from "../../ingest/pipeline";
+import { describeFailure, type IngestFormat, type IngestSource, ingestSources } from "../../ingest/pipeline";
 import { checkReadable, openSource, SourceError, sourceName, sourceSize } from "../../ingest/readSource";
 import { DEFAULT_MAX_RECORD_BYTES } from "../../ingest/splitRecords";
 import { DEFAULT_PROBE_ID } from "../../probe/builtin";
@@ -107,11 +107,8 @@ export async function runIngest(files: string[], opts: IngestOptions): Promise<n
   printSummary(summary, (performance.now() - started) / 1000, opts.json === true);
   // A file that could not be read to its end (a cut-off gzip, an I/O error) is an unreadable file:
   // exit 2, after the summary of everything that was read.
-  for (const u of summary.unreadable ?? []) {
-    process.stderr.write(
-      `assumeprobe: ${u.file}: ${u.reason} (after line ${u.lines}); the records before it were kept\n`,
-    );
-  }
+  for (const u of summary.unreadable ?? [])
+    process.stderr.write(`assumeprobe: ${u.file}: ${describeFailure(u)}\n`);
   if (summary.unreadable) return 2;
   return summary.rejected > 0 ? 1 : 0;
 }
