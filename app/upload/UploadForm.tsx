@@ -59,7 +59,7 @@ export function UploadForm({ probes, maxBytes }: { probes: string[]; maxBytes: n
       if (b && typeof b.records === "number")
         setState({ kind: "done", summary: b, stopped: xhr.status === 200 ? undefined : b.error });
       else {
-        const msg = (body as { error?: string } | null)?.error ?? `the server answered ${xhr.status}`;
+        const msg = b?.error ?? `the server answered ${xhr.status}`;
         setState({ kind: "error", message: msg });
       }
     };

@@ -4,7 +4,13 @@ import { Readable } from "node:stream";
 import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { createIngestStore } from "../../db/queries/ingestStore";
-import { BATCH_BYTES, type IngestSummary, ingestSources } from "./pipeline";
+import {
+  BATCH_BYTES,
+  describeFailure,
+  type IngestSummary,
+  ingestSources,
+  type SourceFailure,
+} from "./pipeline";
 import { ARGS, inconsistencies, ingestPaths, ingestText, tempDb, traceLine } from "./testIngest";
 
 const { db, dir, cleanup } = tempDb("pipeline");
@@ -162,6 +168,31 @@ describe("bad records", () => {
     expect(tracesOf("first").map((t) => t.line)).toEqual([1, 2]);
     const batch = q.prepare("SELECT status, ingested FROM ingest_batches ORDER BY id DESC LIMIT 1").get();
     expect(batch).toEqual({ status: "failed", ingested: 3 });
+  });
+
+  it("a source that cannot be opened any more is unreadable, named once, and the next one is read", async () => {
+    const line = `${traceLine({ id: "v1", model: "m" })}\n`;
+    const s = checked(
+      await ingestSources(
+        [
+          {
+            file: "gone.jsonl",
+            name: "gone",
+            get stream(): Readable {
+              throw new Error("gone.jsonl: no such file");
+            },
+          },
+          { file: "here.jsonl", name: "here", stream: Readable.from([Buffer.from(line)]) },
+        ],
+        { probe: "schedule_window", format: "trace", origin: "test" },
+        createIngestStore(db),
+      ),
+    );
+    expect(s.unreadable).toEqual([{ file: "gone.jsonl", reason: "no such file", lines: 0 }]);
+    expect(describeFailure(s.unreadable?.[0] as SourceFailure)).toBe(
+      "no such file (after line 0); the records before it were kept",
+    );
+    expect(s.runs).toEqual([{ name: "here", ingested: 1 }]);
   });
 
   it("lists bad records in reading order, those the store turns down among the others", async () => {

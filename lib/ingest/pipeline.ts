@@ -67,9 +67,7 @@ export interface SourceFailure {
 
 /** "REASON (after line N); the records before it were kept", for the CLI and the upload page. */
 export function describeFailure(f: SourceFailure): string {
-  // A file that vanished after the command checked it already names itself.
-  const reason = f.reason.startsWith(`${f.file}: `) ? f.reason.slice(f.file.length + 2) : f.reason;
-  return `${reason} (after line ${f.lines}); the records before it were kept`;
+  return `${f.reason} (after line ${f.lines}); the records before it were kept`;
 }
 
 export interface IngestProgress {
@@ -332,12 +330,12 @@ export async function ingestSources(
       let chunks: AsyncIterator<Buffer> | undefined;
       try {
         for (;;) {
-          // Opening counts as reading: a file can vanish between the command's check and here.
-          // (`src.stream` may open the source on each read: read it once.)
-          stream ??= src.stream;
-          chunks ??= (stream as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
           let next: IteratorResult<Buffer>;
           try {
+            // Opening counts as reading: a file can vanish between the command's check and here.
+            // (`src.stream` may open the source on each read: read it once.)
+            stream ??= src.stream;
+            chunks ??= (stream as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
             next = await chunks.next();
           } catch (e) {
             failure = e instanceof Error ? e : new Error(String(e));
@@ -355,7 +353,10 @@ export async function ingestSources(
       const whole = splitter.lines;
       const tail = splitter.end();
       if (failure) {
-        const f: SourceFailure = { file: src.file, reason: failure.message, lines: whole };
+        // The reason of a file that vanished after the command checked it names the file: once is enough.
+        const named = failure.message.startsWith(`${src.file}: `);
+        const reason = named ? failure.message.slice(src.file.length + 2) : failure.message;
+        const f: SourceFailure = { file: src.file, reason, lines: whole };
         summary.unreadable = [...(summary.unreadable ?? []), f];
         status = "failed";
         // What the failure cut in two is rejected for that, not for the JSON it left.

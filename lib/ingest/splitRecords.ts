@@ -218,15 +218,7 @@ export class RecordSplitter {
   private overgrown(g: Gathering, more: Buffer): void {
     if (g.tooBig) return;
     g.tooBig = true;
-    const pieces: Buffer[] = [];
-    let size = 0;
-    for (const part of [...g.parts, more]) {
-      if (pieces.length > 0) pieces.push(NEWLINE);
-      pieces.push(part);
-      size += part.length + (pieces.length > 1 ? 1 : 0);
-    }
-    // Copies only the first bytes (concat stops at the length it is given).
-    g.head = Buffer.concat(pieces, Math.min(size, this.headBytes));
+    g.head = joinLines([...g.parts, more], this.headBytes);
     g.parts = [];
   }
 
@@ -254,14 +246,18 @@ function dropBom(b: Buffer): Buffer {
   return b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? b.subarray(3) : b;
 }
 
-function joinLines(parts: Buffer[]): Buffer {
-  if (parts.length === 1) return parts[0];
+/** Lines joined with `\n`; with `limit`, a copy of only the first `limit` bytes. */
+function joinLines(parts: Buffer[], limit?: number): Buffer {
+  if (parts.length === 1 && limit === undefined) return parts[0];
   const withNl: Buffer[] = [];
+  let size = 0;
   for (let i = 0; i < parts.length; i++) {
     if (i > 0) withNl.push(NEWLINE);
     withNl.push(parts[i]);
+    size += parts[i].length + (i > 0 ? 1 : 0);
   }
-  return Buffer.concat(withNl);
+  // concat copies only the length it is given (past the content it would pad with zeros).
+  return Buffer.concat(withNl, limit === undefined ? size : Math.min(size, limit));
 }
 const NEWLINE = Buffer.from("\n");
 

@@ -14,19 +14,20 @@ const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 /** Counts bytes as they stream in and stops the upload past the limit (`exceeded` then says so). */
-function limit(max: number): Transform & { exceeded: boolean } {
-  let seen = 0;
-  const t = new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      seen += chunk.length;
-      if (seen > max) {
-        meter.exceeded = true;
-        done(new Error(`the upload is larger than the limit of ${Math.round(max / 1048576)} MB`));
-      } else done(null, chunk);
-    },
-  });
-  const meter = Object.assign(t, { exceeded: false });
-  return meter;
+class UploadLimit extends Transform {
+  exceeded = false;
+  private seen = 0;
+
+  constructor(private readonly max: number) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: (e?: Error | null, c?: Buffer) => void) {
+    this.seen += chunk.length;
+    if (this.seen <= this.max) return done(null, chunk);
+    this.exceeded = true;
+    done(new Error(`the upload is larger than the limit of ${Math.round(this.max / 1048576)} MB`));
+  }
 }
 
 /**
@@ -50,7 +51,7 @@ export async function POST(req: Request) {
   syncBuiltinProbes(db);
   const probe = p.probe ?? DEFAULT_PROBE_ID;
   if (!getProbe(db, probe)) return json(400, { error: `unknown probe "${probe}"` });
-  const meter = limit(max);
+  const meter = new UploadLimit(max);
   // pipeline, not pipe: a client that aborts ends the ingest (with what came before) instead of hanging it.
   const body = pipeline(
     Readable.fromWeb(req.body as import("node:stream/web").ReadableStream),
