@@ -10,6 +10,9 @@
  *       JSON.parse, one prepared insert of the raw line and four columns per line into a table
  *       with no index but the primary key, 5,000 lines per transaction, WAL, synchronous NORMAL),
  * then prints both rates and the ratio. Target: ours >= 0.5x the baseline (goal 0.7x).
+ * Last, the write floor (bench/lib/ingest-floor.ts): the same file through our store on one
+ * thread with only its database writes timed, against the time per record 0.5x the baseline
+ * allows, and each table (trace row, tag rows, search row) replayed alone. `--no-floor` skips it.
  * Peak RSS is the child's own, from /usr/bin/time -v (or a preload printing resourceUsage().maxRSS).
  *
  *   npm run bench:ingest                          # 200,000 lines, ours then baseline, twice
@@ -23,6 +26,7 @@ import { existsSync, mkdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { traceLines } from "./lib/generate";
+import { measureWriteFloor } from "./lib/ingest-floor";
 import { benchDir, CLI, ensureCliBundle, fmt, load, loadIsHigh, ROOT, runNode, writeLines } from "./lib/util";
 
 const { values } = parseArgs({
@@ -31,6 +35,7 @@ const { values } = parseArgs({
     repeat: { type: "string", default: "2" },
     gb: { type: "string" },
     "no-baseline": { type: "boolean", default: false },
+    "no-floor": { type: "boolean", default: false },
   },
 });
 
@@ -127,6 +132,7 @@ async function main(): Promise<void> {
   const size = statSync(file).size;
   console.log(`file: ${file}, ${fmt(lines)} lines, ${fmt(size / 1e6, 1)} MB`);
   const repeat = Number(values.repeat);
+  const baselineRates: number[] = [];
   for (let i = 1; i <= repeat; i++) {
     console.log(`\nround ${i}`);
     const a = await ours(file, lines);
@@ -139,13 +145,38 @@ async function main(): Promise<void> {
     console.log(
       `  baseline: ${fmt(b.rate).padStart(9)} records/s (${fmt(b.seconds, 2)} s), peak RSS ${mb(b.rss)}  [${load()}]`,
     );
+    baselineRates.push(b.rate);
     const ratio = a.rate / b.rate;
     console.log(
       `  => ratio ${fmt(ratio, 2)}x the baseline (target >= 0.5x: ${ratio >= 0.5 ? "met" : "MISSED"}; ` +
         `goal 0.7x: ${ratio >= 0.7 ? "met" : "not yet"})  [${load()}]`,
     );
   }
+  if (!values["no-floor"]) await floor(file, baselineRates);
   if (loadIsHigh()) console.log("note: the 1-minute load is high; figures may be low, repeat later");
+}
+
+/** The write floor (bench/lib/ingest-floor.ts) against the baseline's rate. */
+async function floor(file: string, baselineRates: number[]): Promise<void> {
+  console.log(
+    `\nwrite floor: the same file through our store on one thread, timing only its writes  [${load()}]`,
+  );
+  const f = await measureWriteFloor(file, join(benchDir(), "ingest-floor", "bench.db"));
+  const usPer = (f.writeSeconds * 1e6) / f.records;
+  console.log(
+    `  writes ${fmt(f.writeSeconds, 1)} s of a ${fmt(f.totalSeconds, 1)} s single-threaded ingest: ` +
+      `${fmt(usPer, 1)} us per record, ${fmt(f.records / f.writeSeconds)} records/s  [${load()}]`,
+  );
+  if (baselineRates.length > 0) {
+    const base = baselineRates.reduce((a, b) => a + b, 0) / baselineRates.length;
+    console.log(
+      `  the baseline's mean rate, ${fmt(base)} records/s, allows ${fmt(1e6 / (0.5 * base), 1)} us per record at 0.5x ` +
+        `(${fmt(1e6 / (0.7 * base), 1)} us at 0.7x) for reading, scoring and writing together; ` +
+        `the writes alone are ${fmt(f.records / f.writeSeconds / base, 2)}x the baseline's rate`,
+    );
+  }
+  console.log(`  each table replayed alone (first ${fmt(f.sampled)} records, fresh database):`);
+  for (const p of f.parts) console.log(`    ${fmt(p.usPerRecord, 1).padStart(6)} us  ${p.name}`);
 }
 
 await main();
