@@ -40,6 +40,9 @@ test("uploads a file through the same ingest path: bad lines reported by number,
   await expect(summary).toContainText("3 already stored");
   await expect(summary).toContainText("0 ingested");
   await expect(page.getByTestId("upload-errors")).toContainText("line 3: not JSON");
+  // A re-upload still links to its run.
+  await expect(summary.getByTestId("summary-run")).toHaveAttribute("href", "/runs/e2e-upload");
+  await expect(summary).toContainText("0 new traces");
 
   await page.goto("/runs/e2e-upload");
   await expect(page.getByTestId("trace-row")).toHaveCount(3);

@@ -185,7 +185,7 @@ describe("ingest", SLOW, () => {
       ingested: 0,
       duplicates: 4,
       rejected: 0,
-      runs: [],
+      runs: [{ name: "good", ingested: 0 }],
     });
   });
 

@@ -104,7 +104,13 @@ describe("bad records", () => {
 
   it("reports them again on re-ingest without storing or counting them twice", async () => {
     const s = checked(await ingestText(db, "dir/bad.jsonl", file, { maxRecordBytes: 4096 }));
-    expect(s).toMatchObject({ records: 10, ingested: 0, duplicates: 3, rejected: 7, runs: [] });
+    expect(s).toMatchObject({
+      records: 10,
+      ingested: 0,
+      duplicates: 3,
+      rejected: 7,
+      runs: [{ name: "bad", ingested: 0 }],
+    });
     expect(s.errors.map((e) => e.line)).toEqual(expected.map(([l]) => l));
     expect(q.prepare("SELECT count(*) FROM ingest_errors").pluck().get()).toBe(7);
     expect(run("bad")).toMatchObject({ trace_count: 3, rejected_count: 7 });

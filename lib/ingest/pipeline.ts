@@ -45,6 +45,7 @@ export interface IngestSummary {
   ingested: number;
   duplicates: number;
   rejected: number;
+  /** Every run a record was stored in or already stored in, with its new traces. */
   runs: { name: string; ingested: number }[];
   errors: IngestError[];
   /** Errors past the reporting cap (they are all stored). */
@@ -157,8 +158,11 @@ export async function ingestSources(
       if (o === "ingested") {
         summary.ingested++;
         perRun.set(t.runName, (perRun.get(t.runName) ?? 0) + 1);
-      } else if (o === "duplicate") summary.duplicates++;
-      else {
+      } else if (o === "duplicate") {
+        summary.duplicates++;
+        // A run whose records were all stored before is still named, with 0 new traces.
+        if (!perRun.has(t.runName)) perRun.set(t.runName, 0);
+      } else {
         summary.rejected++;
         listError({ file: t.file, line: t.line, reason: o.rejected });
       }

@@ -40,7 +40,9 @@ describe("identity", () => {
     const first = checked(await ingestText(db, "same.jsonl", lines(a, b, c)));
     expect(first).toMatchObject({ records: 3, ingested: 3, duplicates: 0 });
     const again = checked(await ingestText(db, "same.jsonl", lines(a, b, c)));
-    expect(again).toMatchObject({ records: 3, ingested: 0, duplicates: 3, rejected: 0, runs: [] });
+    expect(again).toMatchObject({ records: 3, ingested: 0, duplicates: 3, rejected: 0 });
+    // The run is still named, with no new traces, so a re-ingest can point at it.
+    expect(again.runs).toEqual([{ name: "same", ingested: 0 }]);
     expect(count("same")).toBe(3);
   });
 
@@ -105,7 +107,14 @@ describe("runs", () => {
       { name: "nightly.v2", ingested: 1 },
     ]);
     const t = checked(await ingestText(db, "data/nightly.v2.jsonl", text, { run: "chosen" }));
-    expect(t).toMatchObject({ ingested: 1, duplicates: 2, runs: [{ name: "chosen", ingested: 1 }] });
+    expect(t).toMatchObject({
+      ingested: 1,
+      duplicates: 2,
+      runs: [
+        { name: "named", ingested: 0 },
+        { name: "chosen", ingested: 1 },
+      ],
+    });
   });
 
   it("names a gzip file's run without .gz and one extension, and standard input `stdin`", async () => {
