@@ -13,7 +13,7 @@
 import { createReadStream, rmSync } from "node:fs";
 import { basename } from "node:path";
 import { openDb } from "../../db/client";
-import { createIngestStore } from "../../db/queries/ingestStore";
+import { createIngestStore, insertTraceSql, traceRow } from "../../db/queries/ingestStore";
 import { syncBuiltinProbes } from "../../db/queries/probes";
 import { type IngestStore, ingestSources } from "../../lib/ingest/pipeline";
 import type { PreparedTrace } from "../../lib/ingest/prepare";
@@ -88,33 +88,9 @@ export async function measureWriteFloor(file: string, dbPath: string): Promise<W
     );
 
   const scratch = `${dbPath}.replay`;
-  const cols =
-    "run_id, probe_id, probe_version, ext_id, identity, hash, source, line, form, model, payload_model, started_at, latency_ms, gate, labels, result, response, recorded, human, original";
-  const traceRow = replay(scratch, sample, (d) => {
-    const st = d.sqlite.prepare(`INSERT INTO traces(${cols}) VALUES (${cols.replace(/[a-z_]+/g, "?")})`);
-    return (t) =>
-      st.run(
-        1,
-        t.probeId,
-        t.probeVersion,
-        t.extId,
-        t.identity,
-        t.hash,
-        t.source,
-        t.line,
-        t.form,
-        t.model,
-        t.payloadModel,
-        t.startedAt,
-        t.latencyMs,
-        t.gate,
-        t.labels,
-        t.result,
-        t.response,
-        t.recorded,
-        t.human,
-        t.original,
-      );
+  const traceRowUs = replay(scratch, sample, (d) => {
+    const st = d.sqlite.prepare(insertTraceSql("INSERT"));
+    return (t) => st.run(traceRow(1, null, t));
   });
   const tagIds = new Map<string, number>();
   const tagRows = replay(scratch, sample, (d) => {
@@ -144,7 +120,7 @@ export async function measureWriteFloor(file: string, dbPath: string): Promise<W
     totalSeconds,
     sampled: sample.length,
     parts: [
-      { name: "trace row (original line, score, identity and run indexes)", usPerRecord: traceRow },
+      { name: "trace row (original line, score, identity and run indexes)", usPerRecord: traceRowUs },
       { name: `tag rows (${tagsPer.toFixed(1)} per trace, the run page's filters)`, usPerRecord: tagRows },
       { name: "search row (FTS5 over response text and argument values)", usPerRecord: searchRow },
     ],

@@ -64,6 +64,41 @@ export function createBatchStore(db: Db): Omit<IngestStore, "write"> {
   };
 }
 
+const TRACE_COLUMNS = `run_id, batch_id, probe_id, probe_version, ext_id, identity, hash, source, line, form,
+  model, payload_model, started_at, latency_ms, gate, labels, result, response, recorded, human, original`;
+
+/** The insert of one trace row (`verb`: INSERT, INSERT OR IGNORE), taking traceRow's values. */
+export function insertTraceSql(verb: string): string {
+  return `${verb} INTO traces(${TRACE_COLUMNS}) VALUES (${TRACE_COLUMNS.replace(/\w+/g, "?")})`;
+}
+
+/** A prepared trace's row values, in insertTraceSql's column order. */
+export function traceRow(runId: number, batchId: number | null, t: PreparedTrace): unknown[] {
+  return [
+    runId,
+    batchId,
+    t.probeId,
+    t.probeVersion,
+    t.extId,
+    t.identity,
+    t.hash,
+    t.source,
+    t.line,
+    t.form,
+    t.model,
+    t.payloadModel,
+    t.startedAt,
+    t.latencyMs,
+    t.gate,
+    t.labels,
+    t.result,
+    t.response,
+    t.recorded,
+    t.human,
+    t.original,
+  ];
+}
+
 /** Writes batches of stored traces and errors, each batch in one transaction. */
 export function createTraceWriter(db: Db): TraceWriter {
   const s = db.sqlite;
@@ -71,10 +106,7 @@ export function createTraceWriter(db: Db): TraceWriter {
     runByName: s.prepare("SELECT id, name, model FROM runs WHERE name = ?"),
     insertRun: s.prepare("INSERT INTO runs(name, model, params) VALUES (?, ?, ?) RETURNING id, name, model"),
     pinRun: s.prepare("UPDATE runs SET model = ?, params = coalesce(params, ?) WHERE id = ?"),
-    insertTrace:
-      s.prepare(`INSERT OR IGNORE INTO traces(run_id, batch_id, probe_id, probe_version, ext_id, identity, hash,
-      source, line, form, model, payload_model, started_at, latency_ms, gate, labels, result, response, recorded, human, original)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    insertTrace: s.prepare(insertTraceSql("INSERT OR IGNORE")),
     existingHash: s.prepare("SELECT hash FROM traces WHERE run_id = ? AND identity = ?").pluck(),
     // One statement per (run, probe, tag) and batch: the rows come as a JSON array of
     // `trace id * 2^32 + signature` in ascending id order (packTagRow: a shift is far cheaper than
@@ -143,29 +175,7 @@ export function createTraceWriter(db: Db): TraceWriter {
         else reject(t, `model "${t.model}" differs from run "${run.name}"'s pinned model "${run.model}"`);
         continue;
       }
-      const info = q.insertTrace.run(
-        run.id,
-        batchId,
-        t.probeId,
-        t.probeVersion,
-        t.extId,
-        t.identity,
-        t.hash,
-        t.source,
-        t.line,
-        t.form,
-        t.model,
-        t.payloadModel,
-        t.startedAt,
-        t.latencyMs,
-        t.gate,
-        t.labels,
-        t.result,
-        t.response,
-        t.recorded,
-        t.human,
-        t.original,
-      );
+      const info = q.insertTrace.run(traceRow(run.id, batchId, t));
       if (info.changes === 0) {
         const existing = q.existingHash.get(run.id, t.identity) as Buffer | undefined;
         if (t.extId !== null && existing && !existing.equals(t.hash)) {
