@@ -13,7 +13,7 @@ type State =
   | { kind: "error"; message: string };
 
 /** Sizes as people read them: bytes, KB below a megabyte, MB above. */
-const mb = (n: number) => {
+const size = (n: number) => {
   if (n < 1024) return `${n} bytes`;
   if (n < 1048576) return `${Math.round(n / 1024)} KB`;
   return `${(n / 1048576).toFixed(n < 10 * 1048576 ? 1 : 0)} MB`;
@@ -92,14 +92,14 @@ export function UploadForm({ probes, maxBytes }: { probes: string[]; maxBytes: n
         <span className="text-sm text-slate-700">
           {file ? (
             <>
-              <span className="font-mono font-medium">{file.name}</span> · {mb(file.size)}
+              <span className="font-mono font-medium">{file.name}</span> · {size(file.size)}
             </>
           ) : (
             "Drop a .jsonl or .jsonl.gz file here, or press to choose one"
           )}
         </span>
         <span className="mt-1 text-xs text-slate-500">
-          Limit {mb(maxBytes)} per upload; larger files go through the command line.
+          Limit {size(maxBytes)} per upload; larger files go through the command line.
         </span>
       </button>
       <input
@@ -114,8 +114,8 @@ export function UploadForm({ probes, maxBytes }: { probes: string[]; maxBytes: n
       />
       {tooBig ? (
         <p role="alert" className="rounded bg-red-50 p-2 text-sm text-red-800" data-testid="too-big">
-          {file?.name} is {mb(file?.size ?? 0)}, over the upload limit of {mb(maxBytes)}. Ingest it from the
-          command line instead: <code className="font-mono">npx assumeprobe ingest {file?.name}</code>
+          {file?.name} is {size(file?.size ?? 0)}, over the upload limit of {size(maxBytes)}. Ingest it from
+          the command line instead: <code className="font-mono">npx assumeprobe ingest {file?.name}</code>
         </p>
       ) : null}
       <div className="grid gap-3 sm:grid-cols-2">
@@ -184,7 +184,7 @@ function Status({ state }: { state: State }) {
           <div className="h-2 rounded bg-indigo-600" style={{ width: `${Math.round(p * 100)}%` }} />
         </div>
         <p className="text-xs text-slate-600">
-          Uploading {mb(state.sent)} of {mb(state.total)}
+          Uploading {size(state.sent)} of {size(state.total)}
         </p>
       </div>
     );

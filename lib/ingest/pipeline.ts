@@ -2,7 +2,7 @@ import type { Readable } from "node:stream";
 import type { Probe } from "../probe/schema";
 import { describeIssues, ProbeSchema } from "../probe/schema";
 import { type PreparedError, type PreparedTrace, prepareError, prepareTrace } from "./prepare";
-import { sourceFailure } from "./readSource";
+import { chunksOf } from "./readSource";
 import { DEFAULT_MAX_RECORD_BYTES, RecordSplitter, type SplitRecord } from "./splitRecords";
 import { interpretRecord, type RecordDefaults } from "./traceRecord";
 import { convertWhen2Call, WHEN2CALL_RUN } from "./when2call";
@@ -329,31 +329,12 @@ export async function ingestSources(
       };
       // A failure of the stream itself (not of storing what it gave) ends this source only: what
       // was read before stays, the source is reported as unreadable, and the next one is read.
-      let failure: Error | undefined;
-      let stream: Readable | undefined;
-      let chunks: AsyncIterator<Buffer> | undefined;
-      try {
-        for (;;) {
-          let next: IteratorResult<Buffer>;
-          try {
-            // Opening counts as reading: a file can vanish between the command's check and here.
-            // (`src.stream` may open the source on each read: read it once.)
-            stream ??= src.stream;
-            chunks ??= (stream as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
-            next = await chunks.next();
-          } catch (e) {
-            failure = e instanceof Error ? e : new Error(String(e));
-            break;
-          }
-          if (next.done) break;
-          bytes += next.value.length;
-          await take(splitter.push(next.value));
-        }
-      } finally {
-        // Stopped early (a failed write), or done: either way the source is not read any further.
-        await chunks?.return?.();
+      const read: { failure?: Error } = {};
+      for await (const chunk of chunksOf(src, read)) {
+        bytes += chunk.length;
+        await take(splitter.push(chunk));
       }
-      if (stream) failure ??= sourceFailure(stream);
+      const failure = read.failure;
       const whole = splitter.lines;
       const tail = splitter.end();
       if (failure) {

@@ -43,23 +43,55 @@ export function openSource(path: string, stdin: Readable = process.stdin): Reada
   return maybeGunzip(createReadStream(path, { highWaterMark: 1 << 20 }));
 }
 
-/** Why a stream from `openSource` or `maybeGunzip` stopped before its end (read once it has ended). */
+/**
+ * Why a stream from `openSource` or `maybeGunzip` stopped early, read once it has ended: such a
+ * stream ends normally after delivering all it had read before the failure (an error would make it
+ * drop what it still buffers), and the reason is kept here.
+ */
 const failures = new WeakMap<Readable, Error>();
 
 /**
- * Why a source stream stopped early, once it has ended: it ends normally after delivering all it
- * had read before the failure (an error would make a stream drop what it still buffers), and the
- * reason is kept here.
+ * The chunks of a source, ending early when reading it fails, with the reason in `read.failure`:
+ * opening it (a file can vanish between the command's check and here), a read error, or a
+ * failure the stream itself kept (see `failures`). A consumer that stops early (a failed write) stops the reading too.
  */
-export function sourceFailure(stream: Readable): Error | undefined {
-  return failures.get(stream);
+export async function* chunksOf(
+  src: { stream: Readable },
+  read: { failure?: Error },
+): AsyncGenerator<Buffer, void, undefined> {
+  const toError = (e: unknown) => (e instanceof Error ? e : new Error(String(e)));
+  let stream: Readable;
+  try {
+    // `src.stream` may open the source on each read: read it once.
+    stream = src.stream;
+  } catch (e) {
+    read.failure = toError(e);
+    return;
+  }
+  const chunks: AsyncIterator<Buffer> = stream[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      let next: IteratorResult<Buffer>;
+      try {
+        next = await chunks.next();
+      } catch (e) {
+        read.failure = toError(e);
+        return;
+      }
+      if (next.done) break;
+      yield next.value;
+    }
+  } finally {
+    await chunks.return?.();
+  }
+  read.failure = failures.get(stream);
 }
 
 /**
  * A stream gunzipped when its first chunk has the gzip magic (stdin and uploads cannot be peeked,
  * so files are read the same way). When the gzip data is cut off or corrupt, or the input itself
  * fails (I/O, an upload past its limit or aborted), the stream ends after what was read before,
- * and `sourceFailure` says why.
+ * and `chunksOf` reports why.
  */
 export function maybeGunzip(input: Readable): Readable {
   const out = new PassThrough({ highWaterMark: 1 << 20 });
