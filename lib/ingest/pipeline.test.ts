@@ -201,6 +201,55 @@ describe("bad records", () => {
     expect(s.runs).toEqual([{ name: "here", ingested: 1 }]);
   });
 
+  it("a write the store refuses stops the ingest: earlier batches kept, the source not read further", async () => {
+    const l = (id: string) => `${traceLine({ id, model: "m" }, { timezone: "UTC" })}\n`;
+    let pulled = 0;
+    let closed = false;
+    async function* lines() {
+      try {
+        for (let i = 0; i < 100; i++) {
+          pulled++;
+          yield Buffer.from(l(`w${i}`));
+        }
+      } finally {
+        closed = true;
+      }
+    }
+    const inner = createIngestStore(db);
+    let writes = 0;
+    const store = {
+      ...inner,
+      write: (...a: Parameters<typeof inner.write>) => {
+        if (++writes === 2) throw new Error("database or disk is full");
+        return inner.write(...a);
+      },
+    };
+    let opened = false;
+    const run = ingestSources(
+      [
+        { file: "refused.jsonl", name: "refused", stream: Readable.from(lines()) },
+        {
+          file: "after.jsonl",
+          name: "after",
+          get stream(): Readable {
+            opened = true;
+            return Readable.from([Buffer.from(l("x"))]);
+          },
+        },
+      ],
+      { probe: "schedule_window", format: "trace", origin: "test", batchSize: 1 },
+      store,
+    );
+    await expect(run).rejects.toThrow("database or disk is full");
+    expect(tracesOf("refused").map((t) => t.line)).toEqual([1]);
+    expect(closed).toBe(true);
+    expect(pulled).toBeLessThan(100);
+    expect(opened).toBe(false);
+    expect(inconsistencies(q)).toEqual([]);
+    const batch = q.prepare("SELECT status, ingested FROM ingest_batches ORDER BY id DESC LIMIT 1").get();
+    expect(batch).toEqual({ status: "failed", ingested: 1 });
+  });
+
   it("lists bad records in reading order, those the store turns down among the others", async () => {
     const lines = [
       traceLine({ model: "m1" }),
