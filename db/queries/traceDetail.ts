@@ -19,7 +19,7 @@ import type { NormalizedResponse } from "../../lib/probe/response";
 import type { Probe } from "../../lib/probe/schema";
 import type { TraceScore } from "../../lib/probe/score";
 import type { Db } from "../client";
-import { getProbeVersion } from "./probes";
+import { loadProbeVersion } from "./probes";
 
 export interface TraceRun {
   id: number;
@@ -287,7 +287,7 @@ export async function getTraceDetail(db: Db, id: number): Promise<TraceDetail | 
     model: string | null;
     params: string | null;
   };
-  const probe = getProbeVersion(db, row.probeId, row.probeVersion);
+  const probe = await loadProbeVersion(db, row.probeId, row.probeVersion);
   const compiled = probe ? compileProbe(probe) : null;
   const result = (await readJson(row.result, PAGE_BUDGET)).value as TraceScore;
   // The fields the page looks up: the probed ones (as scored) and the ones the gate requires.
