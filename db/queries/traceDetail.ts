@@ -170,7 +170,11 @@ export async function decodeOriginal(
   let parseError: string | null = null;
   let spans = new Map<string, [number, number]>();
   try {
-    const r = await readJson(body, { ...PAGE_BUDGET, keep: new Set(SHAPE_KEYS) }, { spans: REREAD_SPANS });
+    const r = await readJson(
+      body,
+      { ...PAGE_BUDGET, keep: new Set(SHAPE_KEYS), keepDepth: 0 },
+      { spans: REREAD_SPANS },
+    );
     parsed = r.value;
     spans = r.spans;
   } catch (e) {
@@ -320,7 +324,9 @@ export async function getTraceDetail(db: Db, id: number): Promise<TraceDetail | 
     gate: row.gate,
     labels: (await labelsOf(row.labels)) ?? {},
     result,
-    response: (await readJson(row.response, { ...PAGE_BUDGET, keep })).value as NormalizedResponse,
+    // The calls' arguments are at level 3: {tool_calls: [{arguments: {...}}]}.
+    response: (await readJson(row.response, { ...PAGE_BUDGET, keep, keepDepth: 3 }))
+      .value as NormalizedResponse,
     recorded: await labelsOf(row.recorded),
     human: await labelsOf(row.human),
     reviews: s.reviews.all(row.id) as ReviewLabel[],

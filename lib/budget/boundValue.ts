@@ -17,13 +17,14 @@ export function boundValue(value: unknown, budget: JsonBudget): unknown {
     const keys = isArray ? null : Object.keys(v);
     const total = isArray ? (v as unknown[]).length : (keys as string[]).length;
     const out: unknown[] | Record<string, unknown> = isArray ? [] : {};
+    const keep = budget.keepDepth === undefined || budget.keepDepth === depth ? budget.keep : undefined;
     let shown = 0;
     for (let i = from; i < total && !tooDeep; i++) {
       const key = keys ? keys[i] : null;
       if (shown >= budget.entries || nodes <= 0) {
         // Past the budget only keys to keep are taken, while their own allowance lasts.
-        if (key === null || budget.keep === undefined || keepLeft <= 0) break;
-        if (!budget.keep.has(key)) continue;
+        if (key === null || keep === undefined || keepLeft <= 0) break;
+        if (!keep.has(key)) continue;
         keepLeft--;
       } else nodes--;
       const child = visit(

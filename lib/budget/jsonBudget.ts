@@ -20,8 +20,10 @@ export interface JsonBudget {
   depth: number;
   /** Object keys kept wherever they occur, past `entries` and `nodes` (a probed field, say)... */
   keep?: ReadonlySet<string>;
-  /** ...up to this many of them. */
+  /** ...up to this many of them... */
   keepEntries?: number;
+  /** ...in the containers at this level only (the top value is level 0); at every level when unset. */
+  keepDepth?: number;
   /** Entries of the top-level container passed over before keeping (a page of "show more"). */
   from?: number;
 }

@@ -22,6 +22,7 @@ const budgetArb: fc.Arbitrary<JsonBudget> = fc.record({
     nil: undefined,
   }),
   keepEntries: fc.integer({ min: 0, max: 4 }),
+  keepDepth: fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }),
   from: fc.integer({ min: 0, max: 3 }),
 });
 

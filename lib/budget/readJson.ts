@@ -252,7 +252,8 @@ class Reader {
     const from = depth === 0 ? (b.from ?? 0) : 0;
     const tooDeep = depth >= b.depth;
     const spans = depth === 0 ? this.opts.spans : undefined;
-    const keep = isArray ? undefined : b.keep;
+    const keepHere = !isArray && b.keep !== undefined && (b.keepDepth === undefined || b.keepDepth === depth);
+    const keep = keepHere ? b.keep : undefined;
     this.i++;
     let index = 0;
     let shown = 0;
@@ -282,9 +283,16 @@ class Reader {
           return this.close(out, index, shown, from);
         }
         key = null;
+        // A key is decoded only for an entry that is kept: past the budget, keys are compared
+        // where they stand in the text (no string made for each of 500,000 keys).
+        let keyStart = -1;
+        let keyEnd = -1;
         if (!isArray) {
           if (c !== QUOTE) this.fail("a key");
-          key = this.quickString() ?? (yield* this.slowString());
+          keyStart = this.i;
+          const e = this.quickEnd(keyStart);
+          keyEnd = e >= 0 ? e : yield* this.slowEnd(keyStart);
+          this.i = keyEnd;
           if (this.ws() !== COLON) this.fail('":"');
           this.i++;
         }
@@ -292,7 +300,8 @@ class Reader {
         const start = this.i;
         const kept = index >= from && !tooDeep;
         const byBudget = kept && !full;
-        const byKeep = kept && full && key !== null && keep?.has(key) === true && this.keepLeft > 0;
+        const byKeep =
+          kept && full && keep !== undefined && this.keepLeft > 0 && this.keyIn(keyStart, keyEnd, keep);
         if (byBudget || byKeep) {
           if (byBudget) this.nodes--;
           else this.keepLeft--;
@@ -300,6 +309,7 @@ class Reader {
             this.entriesSincePause = 0;
             yield;
           }
+          if (!isArray) key = this.decode(keyStart, keyEnd);
           keeping = true;
           const v = yield* this.value(depth + 1);
           keeping = false;
@@ -307,11 +317,18 @@ class Reader {
           else setKey(out as Record<string, unknown>, key, v);
           shown++;
         } else {
-          yield* this.pass();
+          const v0 = this.text.charCodeAt(this.i);
+          if (v0 === OPEN_BRACE || v0 === OPEN_BRACKET) yield* this.skip(false);
+          else if (v0 === QUOTE) {
+            const e = this.quickEnd(this.i);
+            this.i = e >= 0 ? e : yield* this.slowEnd(this.i);
+          } else this.scalarEnd();
         }
         if (spans !== undefined) {
-          const name = key ?? String(index);
-          if (spans.has(name)) this.spans.set(name, [start, this.i]);
+          const name = isArray ? String(index) : key;
+          if (name !== null ? spans.has(name) : this.keyIn(keyStart, keyEnd, spans)) {
+            this.spans.set(name ?? this.decode(keyStart, keyEnd), [start, this.i]);
+          }
         }
         index++;
       }
@@ -329,6 +346,32 @@ class Reader {
       throw new EndOfText({ value: out });
     }
     return this.close(out, index, shown, from);
+  }
+
+  /** The key token at [start, end) names one of `keys` (compared in place; decoded only when escaped). */
+  keyIn(start: number, end: number, keys: ReadonlySet<string>): boolean {
+    const t = this.text;
+    for (let j = start + 1; j < end - 1; j++) {
+      if (t.charCodeAt(j) === BACKSLASH) return keys.has(this.decode(start, end));
+    }
+    const len = end - start - 2;
+    for (const k of keys) if (k.length === len && t.startsWith(k, start + 1)) return true;
+    return false;
+  }
+
+  /** Passes over a number or a literal: to the next delimiter. */
+  scalarEnd(): void {
+    const t = this.text;
+    const start = this.i;
+    let i = start;
+    for (;;) {
+      const c = t.charCodeAt(i);
+      if (c === COMMA || c === CLOSE_BRACE || c === CLOSE_BRACKET || c <= 32 || Number.isNaN(c)) break;
+      i++;
+    }
+    if (i === start) this.fail("a value");
+    if (i >= t.length && this.opts.prefix) throw new EndOfText();
+    this.i = i;
   }
 
   close(out: object, total: number, shown: number, from: number): object {

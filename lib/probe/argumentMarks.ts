@@ -236,7 +236,7 @@ export async function readCallArguments(raw: unknown, keep: ReadonlySet<string>)
   if (typeof raw !== "string" || fitsWhole(raw.length, PAGE_BUDGET)) return readArguments(raw);
   let parsed: { value: unknown } | null;
   try {
-    parsed = { value: (await readJson(raw, { ...PAGE_BUDGET, keep })).value };
+    parsed = { value: (await readJson(raw, { ...PAGE_BUDGET, keep, keepDepth: 0 })).value };
   } catch {
     parsed = null;
   }
