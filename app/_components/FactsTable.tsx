@@ -1,9 +1,10 @@
+import { PAGE_BUDGET } from "@/lib/budget/jsonBudget";
 import { type Fact, isUsable } from "@/lib/gate/facts";
 import { InlineValue } from "./ArgumentMarks";
 import { CutNote } from "./SafeJsonBlock";
 
 /** Facts shown beyond the required ones: a probe or a world_state can hold thousands. */
-const MAX_FACTS = 200;
+const MAX_FACTS = PAGE_BUDGET.entries;
 
 const STATUS_STYLE: Record<string, string> = {
   known: "text-emerald-800",

@@ -1,3 +1,4 @@
+import { PAGE_BUDGET } from "@/lib/budget/jsonBudget";
 import { isObject } from "@/lib/isObject";
 import { type Tool, toolParameters } from "@/lib/probe/schema";
 import { breakable } from "./Breakable";
@@ -5,7 +6,7 @@ import { CutNote } from "./SafeJsonBlock";
 import { inlineValue } from "./safeJson";
 
 /** Parameters listed before the probed and required ones. */
-const MAX_PARAMS = 200;
+const MAX_PARAMS = PAGE_BUDGET.entries;
 
 function typeOf(schema: unknown): string {
   if (!isObject(schema)) return "";
@@ -36,8 +37,11 @@ export function ToolSchema({
   probed = [],
   requires = [],
   testId = "tool-schema",
+  maxParams = MAX_PARAMS,
 }: {
   tool: Tool;
+  /** Parameters listed before the probed and required ones. */
+  maxParams?: number;
   probed?: readonly string[];
   requires?: readonly string[];
   testId?: string;
@@ -48,7 +52,7 @@ export function ToolSchema({
   const all = Object.keys(props);
   // The first MAX_PARAMS parameters, then every probed or required one wherever it is (and the
   // ones the schema lacks: they still deserve a row). A schema can have tens of thousands.
-  const names = all.slice(0, MAX_PARAMS);
+  const names = all.slice(0, maxParams);
   const listed = new Set(names);
   for (const f of [...probed, ...requires]) {
     if (!listed.has(f)) {
@@ -150,7 +154,7 @@ export function ToolSchema({
         </table>
       </div>
       {notShown > 0 ? (
-        <CutNote>{`showing ${(all.length - notShown).toLocaleString("en-US")} of ${all.length.toLocaleString("en-US")} parameters: the first ${MAX_PARAMS} and the probed and required ones`}</CutNote>
+        <CutNote>{`showing ${(all.length - notShown).toLocaleString("en-US")} of ${all.length.toLocaleString("en-US")} parameters: the first ${maxParams} and the probed and required ones`}</CutNote>
       ) : null}
     </div>
   );

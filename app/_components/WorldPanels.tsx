@@ -1,3 +1,4 @@
+import { PAGE_BUDGET } from "@/lib/budget/jsonBudget";
 import type { Probe } from "@/lib/probe/schema";
 import { InlineValue } from "./ArgumentMarks";
 import { breakable } from "./Breakable";
@@ -5,7 +6,7 @@ import { CutNote } from "./SafeJsonBlock";
 
 const MAX_TEXT = 20_000;
 /** Rows of a state table: an inline probe can carry thousands of keys. */
-const MAX_ROWS = 200;
+const MAX_ROWS = PAGE_BUDGET.entries;
 
 /** A state object as key/value rows; values as capped inline JSON (inline probes come from trace files). */
 export function SafeStateTable({ state, testId }: { state: Record<string, unknown>; testId?: string }) {

@@ -102,8 +102,13 @@ export interface TraceDetail {
   createdInBatch: number | null;
 }
 
+/** The columns that can hold megabytes: each is read on its own, between turns of the event loop. */
+const BIG_COLUMNS = ["labels", "result", "response", "recorded", "human", "original"] as const;
+type BigColumn = (typeof BIG_COLUMNS)[number];
+
 interface Statements {
   trace: ReturnType<Db["sqlite"]["prepare"]>;
+  columns: Record<BigColumn, ReturnType<Db["sqlite"]["prepare"]>>;
   run: ReturnType<Db["sqlite"]["prepare"]>;
   current: ReturnType<Db["sqlite"]["prepare"]>;
   reviews: ReturnType<Db["sqlite"]["prepare"]>;
@@ -118,9 +123,12 @@ function prepared(db: Db): Statements {
       trace: db.sqlite.prepare(
         `SELECT id, run_id AS runId, batch_id AS batchId, probe_id AS probeId, probe_version AS probeVersion,
           ext_id AS extId, source, line, form, model, payload_model AS payloadModel, started_at AS startedAt,
-          latency_ms AS latencyMs, gate, labels, result, response, recorded, human, original
+          latency_ms AS latencyMs, gate
          FROM traces WHERE id = ?`,
       ),
+      columns: Object.fromEntries(
+        BIG_COLUMNS.map((c) => [c, db.sqlite.prepare(`SELECT ${c} FROM traces WHERE id = ?`).pluck()]),
+      ) as Record<BigColumn, ReturnType<Db["sqlite"]["prepare"]>>,
       run: db.sqlite.prepare("SELECT id, name, model, params FROM runs WHERE id = ?"),
       current: db.sqlite.prepare("SELECT current_version FROM probes WHERE id = ?").pluck(),
       reviews: db.sqlite.prepare(
@@ -276,15 +284,14 @@ export async function getTraceDetail(db: Db, id: number): Promise<TraceDetail | 
         startedAt: string | null;
         latencyMs: number | null;
         gate: string;
-        labels: string;
-        result: string;
-        response: string;
-        recorded: string | null;
-        human: string | null;
-        original: string | Buffer;
       }
     | undefined;
   if (!row) return undefined;
+  /** One stored column, read after other requests had a turn (a column can be 8 MB). */
+  const column = async <T>(c: BigColumn): Promise<T> => {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    return s.columns[c].get(id) as T;
+  };
   const run = s.run.get(row.runId) as {
     id: number;
     name: string;
@@ -293,7 +300,7 @@ export async function getTraceDetail(db: Db, id: number): Promise<TraceDetail | 
   };
   const probe = await loadProbeVersion(db, row.probeId, row.probeVersion);
   const compiled = probe ? compileProbe(probe) : null;
-  const result = (await readJson(row.result, PAGE_BUDGET)).value as TraceScore;
+  const result = (await readJson(await column<string>("result"), PAGE_BUDGET)).value as TraceScore;
   // The fields the page looks up: the probed ones (as scored) and the ones the gate requires.
   const keep = new Set([
     ...Object.keys(result.fields ?? {}),
@@ -304,7 +311,7 @@ export async function getTraceDetail(db: Db, id: number): Promise<TraceDetail | 
     text === null
       ? null
       : ((await readJson(text, { ...LABELS_BUDGET, keep })).value as Record<string, string>);
-  const original = await decodeOriginal(row.original);
+  const original = await decodeOriginal(await column<string | Buffer>("original"));
   const { spans, body, ...originalRecord } = original;
   return {
     id: row.id,
@@ -322,13 +329,13 @@ export async function getTraceDetail(db: Db, id: number): Promise<TraceDetail | 
     startedAt: row.startedAt,
     latencyMs: row.latencyMs,
     gate: row.gate,
-    labels: (await labelsOf(row.labels)) ?? {},
+    labels: (await labelsOf(await column("labels"))) ?? {},
     result,
     // The calls' arguments are at level 3: {tool_calls: [{arguments: {...}}]}.
-    response: (await readJson(row.response, { ...PAGE_BUDGET, keep, keepDepth: 3 }))
+    response: (await readJson(await column<string>("response"), { ...PAGE_BUDGET, keep, keepDepth: 3 }))
       .value as NormalizedResponse,
-    recorded: await labelsOf(row.recorded),
-    human: await labelsOf(row.human),
+    recorded: await labelsOf(await column("recorded")),
+    human: await labelsOf(await column("human")),
     reviews: s.reviews.all(row.id) as ReviewLabel[],
     original: originalRecord,
     reread: await rereadRecord(row.form, original.parsed, row.extId, { body, spans, keep }),

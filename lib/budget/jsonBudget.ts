@@ -53,8 +53,8 @@ export function leftOut(cut: Cut): number | null {
   return cut.total === null ? null : cut.total - cut.shown;
 }
 
-/** What a trace page shows of one part of a record: tables of up to 200 rows, about 4,000 nodes. */
-export const PAGE_BUDGET: JsonBudget = Object.freeze({ entries: 200, nodes: 4_000, depth: 64 });
+/** What a trace page shows of one part of a record: tables of up to 100 rows, about 2,000 nodes. */
+export const PAGE_BUDGET: JsonBudget = Object.freeze({ entries: 100, nodes: 2_000, depth: 64 });
 
 /** A row of a list (the run page): a few entries, a few hundred nodes. */
 export const ROW_BUDGET: JsonBudget = Object.freeze({ entries: 12, nodes: 200, depth: 8 });

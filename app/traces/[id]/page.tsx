@@ -24,7 +24,7 @@ import { RecordDownloads } from "./RecordDownloads";
 import { FieldLabels, GateCard, Meta, ResponseText, SideEffect, ToolCall } from "./sections";
 
 /** Characters of each JSON panel; the whole record is a download away. */
-const SHOWN_JSON = 30_000;
+const SHOWN_JSON = 20_000;
 
 type Props = {
   params: Promise<{ id: string }>;
@@ -271,7 +271,7 @@ export default async function TracePage({ params, searchParams }: Props) {
               </summary>
               <div className="mt-2 space-y-3">
                 {offered.slice(0, 30).map((tool) => (
-                  <ToolSchema key={tool.name} tool={tool} testId="other-tool" />
+                  <ToolSchema key={tool.name} tool={tool} testId="other-tool" maxParams={20} />
                 ))}
                 {offered.length > 30 ? <CutNote>{`showing 30 of ${offered.length} tools`}</CutNote> : null}
               </div>
