@@ -360,6 +360,14 @@ export function ToolCall({
                 </span>
               ) : null}
             </p>
+            {argsCut ? (
+              <p className="text-xs text-amber-900" data-testid="arguments-count">
+                <span aria-hidden="true">✂ </span>
+                {argsCut.total?.toLocaleString("en-US") ?? "Many"} arguments,{" "}
+                {argsCut.shown.toLocaleString("en-US")} shown: the first ones and every probed or required
+                one, wherever it is.
+              </p>
+            ) : null}
             <ArgumentTable args={view.args} omitted={view.omitted} requires={requires} />
             {argsCut ? (
               <LeftOutNote
