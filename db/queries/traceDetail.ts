@@ -212,7 +212,12 @@ export async function rereadRecord(
   if (!isObject(parsed)) return {};
   const out: RereadRecord = {};
   if (looksLikeWhen2Call(parsed)) {
-    const conv = convertWhen2Call(parsed, 0);
+    // The conversion needs the whole line (its tools and answers); the data set's lines are small.
+    const whole =
+      source && source.body.length <= 256 * 1024
+        ? (JSON.parse(source.body) as Record<string, unknown>)
+        : parsed;
+    const conv = convertWhen2Call(whole, 0);
     const rec = conv.ok ? conv.records.find((r) => r.id === extId) : undefined;
     const params = rec && isObject(rec.params) ? rec.params : undefined;
     if (params) out.params = params;
