@@ -20,14 +20,13 @@
  *
  * The load average is printed with every figure: repeat when the 1-minute load is above ~1.5.
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync, statSync } from "node:fs";
 import { get as httpGet } from "node:http";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
 import { traceLines, vocabWord } from "./lib/generate";
+import { build, freePort, startServer } from "./lib/server";
 import {
   benchDir,
   CLI,
@@ -37,7 +36,6 @@ import {
   loadIsHigh,
   median,
   percentile,
-  ROOT,
   runNode,
   writeLines,
 } from "./lib/util";
@@ -53,7 +51,6 @@ const { values } = parseArgs({
 const N = Number(values.n);
 const REQUESTS = Number(values.requests);
 const RUN = "bench-1m";
-const DIST = ".next-bench";
 
 /** Traces in the benchmark run; 0 when the database predates tag signatures (its filters would be slower). */
 function traceCount(dbPath: string): number {
@@ -97,88 +94,6 @@ async function loadDatabase(dbPath: string): Promise<void> {
     } MB)  [${load()}]`,
   );
   if (traceCount(dbPath) !== N) throw new Error("the database does not hold the run after ingest");
-}
-
-function build(): void {
-  if (values["no-build"] && existsSync(join(ROOT, DIST, "BUILD_ID"))) {
-    console.log(`build: reusing ${DIST}`);
-    return;
-  }
-  const tsconfig = join(ROOT, "tsconfig.json");
-  const before = readFileSync(tsconfig, "utf8");
-  console.log(`building the dashboard into ${DIST} (next build)  [${load()}]`);
-  const t0 = performance.now();
-  const r = spawnSync(
-    process.execPath,
-    [join(ROOT, "node_modules", "next", "dist", "bin", "next"), "build"],
-    {
-      cwd: ROOT,
-      env: { ...process.env, NEXT_DIST_DIR: DIST, NEXT_TELEMETRY_DISABLED: "1" },
-      encoding: "utf8",
-    },
-  );
-  // Next adds the new dist dir's types to tsconfig.json: put the file back as it was.
-  if (readFileSync(tsconfig, "utf8") !== before) writeFileSync(tsconfig, before);
-  if (r.status !== 0) throw new Error(`next build failed:\n${(r.stdout ?? "").slice(-3000)}\n${r.stderr}`);
-  console.log(`  built in ${fmt((performance.now() - t0) / 1000)} s`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function startServer(dbPath: string, port: number): Promise<ChildProcess> {
-  const child = spawn(
-    process.execPath,
-    [
-      join(ROOT, "node_modules", "next", "dist", "bin", "next"),
-      "start",
-      "-H",
-      "127.0.0.1",
-      "-p",
-      String(port),
-    ],
-    {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        NEXT_DIST_DIR: DIST,
-        NEXT_TELEMETRY_DISABLED: "1",
-        ASSUMEPROBE_DB: dbPath,
-        ASSUMEPROBE_HOME: ROOT,
-        ASSUMEPROBE_TOKEN: "",
-        NODE_ENV: "production",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  let log = "";
-  child.stdout?.on("data", (d) => {
-    log += d;
-  });
-  child.stderr?.on("data", (d) => {
-    log += d;
-  });
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`next start exited ${child.exitCode}:\n${log}`);
-    try {
-      const r = await fetch(`http://127.0.0.1:${port}/`);
-      await r.text();
-      if (r.ok) return child;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`next start did not answer within 60 s:\n${log}`);
-    await new Promise((r) => setTimeout(r, 300));
-  }
 }
 
 interface Case {
@@ -241,7 +156,7 @@ async function main(): Promise<void> {
   const dbPath = join(benchDir(), "big.db");
   await loadDatabase(dbPath);
   console.log(`database: ${fmt(statSync(dbPath).size / 1e6)} MB`);
-  build();
+  build(values["no-build"]);
   const port = values.port ? Number(values.port) : await freePort();
   const server = await startServer(dbPath, port);
   const base = `http://127.0.0.1:${port}`;

@@ -81,11 +81,13 @@ export function InlineValue({ value, max = 400 }: { value: unknown; max?: number
       >
         {breakable(r.text)}
       </code>
-      {r.charsCut || r.stringCut || r.depthCut ? (
+      {r.charsCut || r.stringCut || r.depthCut || r.entriesCut ? (
         <CutNote>
           {r.depthCut
             ? "nested value shown to 6 levels"
-            : `value longer than ${max.toLocaleString("en-US")} characters`}
+            : r.charsCut || r.stringCut
+              ? `value longer than ${max.toLocaleString("en-US")} characters`
+              : "a long value: its first entries, with a count of the rest"}
         </CutNote>
       ) : null}
     </>

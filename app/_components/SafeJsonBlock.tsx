@@ -1,4 +1,5 @@
 import { breakable } from "./Breakable";
+import { MoreLinkRow, type MoreLinks } from "./LeftOut";
 import { type SafeJsonOptions, safeJson } from "./safeJson";
 
 /**
@@ -8,10 +9,12 @@ import { type SafeJsonOptions, safeJson } from "./safeJson";
 export function SafeJsonBlock({
   value,
   testId,
+  links,
   ...opts
-}: { value: unknown; testId?: string } & SafeJsonOptions) {
+}: { value: unknown; testId?: string; links?: MoreLinks } & SafeJsonOptions) {
   const r = safeJson(value, opts);
   const notes: string[] = [];
+  if (r.entriesCut) notes.push("long objects and arrays show their first entries, with a count of the rest");
   if (r.depthCut) notes.push(`nesting deeper than ${opts.maxDepth ?? 40} levels is cut`);
   if (r.stringCut) notes.push("long strings are cut");
   if (r.charsCut) notes.push(`cut at ${(opts.maxChars ?? 100_000).toLocaleString("en-US")} characters`);
@@ -20,7 +23,16 @@ export function SafeJsonBlock({
       <pre className="max-h-[32rem] overflow-auto rounded border border-slate-200 bg-slate-50 p-3 font-mono text-xs [overflow-wrap:anywhere] whitespace-pre-wrap text-slate-800">
         {breakable(r.text)}
       </pre>
-      {notes.length > 0 ? <CutNote>{notes.join("; ")}</CutNote> : null}
+      {notes.length > 0 ? (
+        <CutNote>
+          {notes.join("; ")}
+          {links ? (
+            <span className="ml-2 inline-flex gap-3">
+              <MoreLinkRow {...links} />
+            </span>
+          ) : null}
+        </CutNote>
+      ) : null}
     </div>
   );
 }

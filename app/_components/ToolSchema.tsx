@@ -1,7 +1,12 @@
+import { PAGE_BUDGET } from "@/lib/budget/jsonBudget";
 import { isObject } from "@/lib/isObject";
 import { type Tool, toolParameters } from "@/lib/probe/schema";
 import { breakable } from "./Breakable";
+import { CutNote } from "./SafeJsonBlock";
 import { inlineValue } from "./safeJson";
+
+/** Parameters listed before the probed and required ones. */
+const MAX_PARAMS = PAGE_BUDGET.entries;
 
 function typeOf(schema: unknown): string {
   if (!isObject(schema)) return "";
@@ -32,8 +37,11 @@ export function ToolSchema({
   probed = [],
   requires = [],
   testId = "tool-schema",
+  maxParams = MAX_PARAMS,
 }: {
   tool: Tool;
+  /** Parameters listed before the probed and required ones. */
+  maxParams?: number;
   probed?: readonly string[];
   requires?: readonly string[];
   testId?: string;
@@ -41,9 +49,18 @@ export function ToolSchema({
   const { properties: props, required } = toolParameters(tool);
   const probedSet = new Set(probed);
   const reqSet = new Set(requires);
-  const names = Object.keys(props);
-  // Fields the probe or gate names that the schema lacks still deserve a row.
-  for (const f of [...probed, ...requires]) if (!names.includes(f)) names.push(f);
+  const all = Object.keys(props);
+  // The first MAX_PARAMS parameters, then every probed or required one wherever it is (and the
+  // ones the schema lacks: they still deserve a row). A schema can have tens of thousands.
+  const names = all.slice(0, maxParams);
+  const listed = new Set(names);
+  for (const f of [...probed, ...requires]) {
+    if (!listed.has(f)) {
+      names.push(f);
+      listed.add(f);
+    }
+  }
+  const notShown = all.length - names.filter((x) => Object.hasOwn(props, x)).length;
   return (
     <div data-testid={testId}>
       <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
@@ -56,7 +73,13 @@ export function ToolSchema({
           {tool.mutating ? "mutating: has side effects" : "read-only"}
         </span>
       </div>
-      {tool.description ? <p className="mt-1 text-sm text-slate-600">{tool.description}</p> : null}
+      {tool.description ? (
+        <p className="mt-1 text-sm [overflow-wrap:anywhere] text-slate-600">
+          {breakable(
+            tool.description.length > 2000 ? `${tool.description.slice(0, 2000)}…` : tool.description,
+          )}
+        </p>
+      ) : null}
       <div className="mt-2 overflow-x-auto">
         <table className="w-full text-sm">
           <thead className="border-b border-slate-200 text-left text-xs text-slate-500">
@@ -130,6 +153,9 @@ export function ToolSchema({
           </tbody>
         </table>
       </div>
+      {notShown > 0 ? (
+        <CutNote>{`showing ${(all.length - notShown).toLocaleString("en-US")} of ${all.length.toLocaleString("en-US")} parameters: the first ${maxParams} and the probed and required ones`}</CutNote>
+      ) : null}
     </div>
   );
 }

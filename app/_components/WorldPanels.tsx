@@ -1,13 +1,17 @@
+import { PAGE_BUDGET } from "@/lib/budget/jsonBudget";
 import type { Probe } from "@/lib/probe/schema";
 import { InlineValue } from "./ArgumentMarks";
 import { breakable } from "./Breakable";
 import { CutNote } from "./SafeJsonBlock";
 
 const MAX_TEXT = 20_000;
+/** Rows of a state table: an inline probe can carry thousands of keys. */
+const MAX_ROWS = PAGE_BUDGET.entries;
 
 /** A state object as key/value rows; values as capped inline JSON (inline probes come from trace files). */
 export function SafeStateTable({ state, testId }: { state: Record<string, unknown>; testId?: string }) {
-  const entries = Object.entries(state);
+  const keys = Object.keys(state);
+  const entries = keys.slice(0, MAX_ROWS).map((k) => [k, state[k]] as const);
   if (entries.length === 0)
     return (
       <p className="text-sm text-slate-500 italic" data-testid={testId}>
@@ -15,27 +19,32 @@ export function SafeStateTable({ state, testId }: { state: Record<string, unknow
       </p>
     );
   return (
-    <table className="w-full text-sm" data-testid={testId}>
-      <tbody>
-        {entries.slice(0, 500).map(([k, v]) => (
-          <tr key={k} className="border-b border-slate-100 last:border-0">
-            <th
-              scope="row"
-              className="w-2/5 py-1 pr-4 text-left align-top font-mono font-normal text-slate-500 [overflow-wrap:anywhere]"
-            >
-              {k}
-            </th>
-            <td className="py-1 [overflow-wrap:anywhere]">
-              {typeof v === "string" ? (
-                <span className="font-mono">{breakable(v.length > 2000 ? `${v.slice(0, 2000)}…` : v)}</span>
-              ) : (
-                <InlineValue value={v} />
-              )}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <>
+      <table className="w-full text-sm" data-testid={testId}>
+        <tbody>
+          {entries.map(([k, v]) => (
+            <tr key={k} className="border-b border-slate-100 last:border-0">
+              <th
+                scope="row"
+                className="w-2/5 py-1 pr-4 text-left align-top font-mono font-normal text-slate-500 [overflow-wrap:anywhere]"
+              >
+                {k}
+              </th>
+              <td className="py-1 [overflow-wrap:anywhere]">
+                {typeof v === "string" ? (
+                  <span className="font-mono">{breakable(v.length > 2000 ? `${v.slice(0, 2000)}…` : v)}</span>
+                ) : (
+                  <InlineValue value={v} />
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {keys.length > MAX_ROWS ? (
+        <CutNote>{`showing ${MAX_ROWS} of ${keys.length.toLocaleString("en-US")} keys`}</CutNote>
+      ) : null}
+    </>
   );
 }
 

@@ -1,4 +1,6 @@
 import { and, desc, eq } from "drizzle-orm";
+import type { JsonBudget } from "../../lib/budget/jsonBudget";
+import { readJson } from "../../lib/budget/readJson";
 import { builtinProbes } from "../../lib/probe/builtin";
 import { probeDigest } from "../../lib/probe/digest";
 import { type Probe, ProbeSchema } from "../../lib/probe/schema";
@@ -116,6 +118,34 @@ export function getProbeVersion(db: Db, id: string, version: number): Probe | un
     .where(and(eq(probeVersions.probeId, id), eq(probeVersions.version, version)))
     .get();
   return row ? parseDefinition(row.digest, row.definition) : undefined;
+}
+
+/** Definitions longer than this are read in slices the first time (see `loadProbeVersion`). */
+const BIG_DEFINITION = 256 * 1024;
+const WHOLE: JsonBudget = {
+  entries: Number.POSITIVE_INFINITY,
+  nodes: Number.POSITIVE_INFINITY,
+  depth: 1_000,
+};
+
+/**
+ * `getProbeVersion` for a page: an inline probe can bring megabytes (a tool of 50,000
+ * parameters), whose first parse would block the event loop for everyone; a big definition not
+ * parsed yet is read in slices (readJson, whole) before it is validated and cached.
+ */
+export async function loadProbeVersion(db: Db, id: string, version: number): Promise<Probe | undefined> {
+  const row = db.orm
+    .select({ definition: probeVersions.definition, digest: probeVersions.digest })
+    .from(probeVersions)
+    .where(and(eq(probeVersions.probeId, id), eq(probeVersions.version, version)))
+    .get();
+  if (!row) return undefined;
+  if (row.definition.length > BIG_DEFINITION && !parsedCache.has(row.digest)) {
+    const value = (await readJson(row.definition, WHOLE)).value;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    parsedCache.set(row.digest, ProbeSchema.parse(value));
+  }
+  return parseDefinition(row.digest, row.definition);
 }
 
 export function listProbeVersions(db: Db, id: string): ProbeVersionRow[] {

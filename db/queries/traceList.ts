@@ -1,8 +1,11 @@
+import type { JsonBudget } from "../../lib/budget/jsonBudget";
+import { readJsonSync } from "../../lib/budget/readJson";
 import { tagSignature } from "../../lib/ingest/tagSignature";
 import { filterTags, type TraceFilter } from "../../lib/traceFilter";
 import type { Db } from "../client";
 import { findTagId } from "./tags";
 
+/** A row of a run's list, its JSON read to a row's budget from the start of each column (see loadRows). */
 export interface TraceListRow {
   id: number;
   extId: string | null;
@@ -238,26 +241,58 @@ function countMatching(s: Scope): MatchCount {
   return { n: Math.round((hits * rarest.n) / COUNT_SAMPLE), kind: "estimate" };
 }
 
-const ROW_SQL = `SELECT id, ext_id AS extId, line, source, probe_id AS probeId, labels, result, latency_ms AS latencyMs,
-  started_at AS startedAt, response, human, recorded FROM traces WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`;
+/**
+ * What a row reads of each stored JSON column: its first characters only (a record can hold
+ * megabytes), to a row's budget, the filtered field kept wherever it is in that prefix. A row
+ * costs the same for a 7 MB record as for a small one; what a row leaves out is marked (`cutOf`).
+ */
+const ROW_PREFIX = { labels: 8192, result: 16_384, response: 4096, human: 4096, recorded: 4096 } as const;
+const ROW_READ: JsonBudget = { entries: 24, nodes: 300, depth: 6 };
+const PREVIEW_READ: JsonBudget = { entries: 8, nodes: 60, depth: 4 };
 
-function loadRows(db: Db, ids: number[]): TraceListRow[] {
+const ROW_SQL = `SELECT id, ext_id AS extId, line, source, probe_id AS probeId, substr(labels, 1, ${ROW_PREFIX.labels}) AS labels,
+  substr(result, 1, ${ROW_PREFIX.result}) AS result, latency_ms AS latencyMs, started_at AS startedAt, gate,
+  substr(response, 1, ${ROW_PREFIX.response}) AS response, substr(human, 1, ${ROW_PREFIX.human}) AS human,
+  substr(recorded, 1, ${ROW_PREFIX.recorded}) AS recorded FROM traces WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`;
+
+/** A column's prefix read to `budget`; a prefix as long as its limit may have been cut there. */
+function readPrefix(text: string, limit: number, budget: JsonBudget): unknown {
+  return readJsonSync(text, budget, { prefix: text.length >= limit }).value;
+}
+
+function loadRows(db: Db, ids: number[], field: string | null): TraceListRow[] {
   if (ids.length === 0) return [];
-  const raw = db.sqlite.prepare(ROW_SQL).all(JSON.stringify(ids)) as Record<string, unknown>[];
-  return raw.map((r) => ({
-    id: r.id as number,
-    extId: r.extId as string | null,
-    line: r.line as number,
-    source: r.source as string,
-    probeId: r.probeId as string,
-    labels: JSON.parse(r.labels as string),
-    result: JSON.parse(r.result as string),
-    latencyMs: r.latencyMs as number | null,
-    startedAt: r.startedAt as string | null,
-    response: JSON.parse(r.response as string),
-    human: r.human ? JSON.parse(r.human as string) : null,
-    recorded: r.recorded ? JSON.parse(r.recorded as string) : null,
-  }));
+  const raw = db.sqlite.prepare(ROW_SQL).all(JSON.stringify(ids)) as Record<string, string | number | null>[];
+  const budget: JsonBudget = field ? { ...ROW_READ, keep: new Set([field]), keepEntries: 4 } : ROW_READ;
+  const col = (r: (typeof raw)[number], k: keyof typeof ROW_PREFIX, b = budget) =>
+    r[k] === null ? null : readPrefix(r[k] as string, ROW_PREFIX[k], b);
+  return raw.map((r) => {
+    const result = (col(r, "result") ?? {}) as Partial<TraceListRow["result"]>;
+    const response = (col(r, "response", PREVIEW_READ) ?? {}) as Partial<TraceListRow["response"]>;
+    return {
+      id: r.id as number,
+      extId: r.extId as string | null,
+      line: r.line as number,
+      source: r.source as string,
+      probeId: r.probeId as string,
+      labels: (col(r, "labels") ?? {}) as Record<string, string>,
+      // A prefix can end before a part: every part is there, if only empty.
+      result: {
+        fields: result.fields ?? {},
+        flags: result.flags ?? [],
+        gate: result.gate ?? { verdict: r.gate as string, unknown: [], conflict: [], next: null },
+      },
+      latencyMs: r.latencyMs as number | null,
+      startedAt: r.startedAt as string | null,
+      response: {
+        text: response.text ?? null,
+        tool_calls: response.tool_calls ?? [],
+        fenced: response.fenced ?? false,
+      },
+      human: col(r, "human") as Record<string, string> | null,
+      recorded: col(r, "recorded") as Record<string, string> | null,
+    };
+  });
 }
 
 /** One keyset page of a run's traces under a filter, in ingest order. */
@@ -302,7 +337,7 @@ export function listTraces(
   // An estimate is never below what is on screen.
   if (count.kind === "estimate" && !filter.before && !filter.after)
     count.n = Math.max(count.n, ids.length + 1);
-  return { rows: loadRows(db, ids), nextAfter, prevBefore, count };
+  return { rows: loadRows(db, ids, field), nextAfter, prevBefore, count };
 }
 
 /** The traces just before and after one trace under a filter (for j/k on the trace page). */

@@ -291,3 +291,13 @@ describe("askTermHits", () => {
     expect(h.fields.timezone.found).toEqual([]);
   });
 });
+
+describe("askTermHits on a text of megabytes", () => {
+  it("finds terms anywhere, as the scorer does, and maps back only the part shown", () => {
+    const text = `${"İ window ".repeat(400_000)} which time zone?`;
+    const h = askTermHits(text, SW);
+    expect(h.fields.timezone.found).toEqual(["time zone"]);
+    expect(h.cut).toBe(true);
+    expect(h.segments.reduce((n, s) => n + s.text.length, 0)).toBeLessThanOrEqual(20_000);
+  });
+});

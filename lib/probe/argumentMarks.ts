@@ -9,6 +9,8 @@
  * typed by the user). Probed fields the call left out are listed as omitted.
  */
 
+import { type Cut, cutOf, fitsWhole, PAGE_BUDGET } from "../budget/jsonBudget";
+import { readJson } from "../budget/readJson";
 import { isObject } from "../isObject";
 import { type CompiledProbe, compileProbe } from "./compile";
 import type { NormalizedResponse } from "./response";
@@ -18,6 +20,7 @@ import {
   describeValue,
   type FieldScore,
   isFalsy,
+  type ReadArgs,
   readArguments,
   renderValue,
   scoreValue,
@@ -110,6 +113,8 @@ export type ArgumentView =
       argumentsWereString: boolean;
       args: MarkedArgument[];
       omitted: OmittedField[];
+      /** The arguments were read to a budget and some were left out (see lib/budget). */
+      cut?: Cut;
     };
 
 /** The schema of the tool a call names, among the probe's tools. */
@@ -175,7 +180,8 @@ export function markValues(
     });
   }
   const omitted: OmittedField[] = [];
-  for (const f of p.fields) {
+  // As many probed fields as a page shows (a probe can declare thousands).
+  for (const f of p.fields.slice(0, PAGE_BUDGET.entries)) {
     if (scoreValue(args, f, p).label !== "OMIT") continue;
     omitted.push({ field: f, sentEmpty: Object.hasOwn(args, f), schema: role(f) });
   }
@@ -187,7 +193,12 @@ export function markValues(
  * `scoreTrace` (falsy is no call, a non-object is ERROR, the clarify tool asks, a call with no
  * name targets the probe's tool), with every argument marked.
  */
-export function markArguments(response: NormalizedResponse, probe: Probe | CompiledProbe): ArgumentView {
+export function markArguments(
+  response: NormalizedResponse,
+  probe: Probe | CompiledProbe,
+  /** The first call's arguments, already read (`readCallArguments`). */
+  preread?: ReadArgs,
+): ArgumentView {
   const p = "visible" in probe ? probe : compileProbe(probe);
   const first = response.tool_calls.length > 0 ? response.tool_calls[0] : undefined;
   if (isFalsy(first)) return { kind: "no_call" };
@@ -199,7 +210,7 @@ export function markArguments(response: NormalizedResponse, probe: Probe | Compi
     };
   }
   const name = callName(first) ?? p.toolName;
-  const read = readArguments(first.arguments);
+  const read = preread ?? readArguments(first.arguments);
   if (name !== null && name === p.clarifyTool) {
     return { kind: "clarify", name, rawArguments: first.arguments, arguments: read.ok ? read.args : {} };
   }
@@ -212,7 +223,36 @@ export function markArguments(response: NormalizedResponse, probe: Probe | Compi
     rawArguments: first.arguments,
     argumentsWereString: typeof first.arguments === "string",
     ...marked,
+    ...(cutOf(read.args) ? { cut: cutOf(read.args) } : {}),
   };
+}
+
+/**
+ * A call's arguments as the scorer reads them (`readArguments`), but a long JSON string of them is
+ * read to PAGE_BUDGET, keeping `keep` (the probed and required fields) wherever they are: 450,000
+ * keys cost one pass over the text instead of a parse. What was left out is marked (`cutOf`).
+ */
+export async function readCallArguments(raw: unknown, keep: ReadonlySet<string>): Promise<ReadArgs> {
+  if (typeof raw !== "string" || fitsWhole(raw.length, PAGE_BUDGET)) return readArguments(raw);
+  let parsed: { value: unknown } | null;
+  try {
+    parsed = { value: (await readJson(raw, { ...PAGE_BUDGET, keep, keepDepth: 0 })).value };
+  } catch {
+    parsed = null;
+  }
+  return readArguments(raw, parsed);
+}
+
+/** `markArguments` with the first call's arguments read to a budget (see `readCallArguments`). */
+export async function markArgumentsBounded(
+  response: NormalizedResponse,
+  probe: Probe | CompiledProbe,
+): Promise<ArgumentView> {
+  const p = "visible" in probe ? probe : compileProbe(probe);
+  const first = response.tool_calls[0];
+  if (!isObject(first)) return markArguments(response, p);
+  const keep = new Set([...p.fields, ...p.requires]);
+  return markArguments(response, p, await readCallArguments(first.arguments, keep));
 }
 
 /** A stretch of response text; `fields` is set on a stretch that matched ask terms. */
@@ -256,18 +296,22 @@ export function askTermHits(
 ): AskTermHits {
   const p = "visible" in probe ? probe : compileProbe(probe);
   const src = text ?? "";
-  const { lower, map } = lowerWithMap(src);
-  const toOrig = (i: number) => (map.length === 0 ? i : i >= map.length ? src.length : map[i]);
+  const shown = src.length > maxChars ? src.slice(0, maxChars) : src;
+  // Terms are found in all of the text (the scorer's test); only the shown part is mapped back
+  // for highlighting, so a 7 MB text costs one lower-casing, not an index per character.
+  const whole = src.toLowerCase();
+  const { lower, map } = lowerWithMap(shown);
+  const toOrig = (i: number) => (map.length === 0 ? i : i >= map.length ? shown.length : map[i]);
   const fields: AskTermHits["fields"] = {};
   const ranges: { start: number; end: number; field: string }[] = [];
-  for (const f of p.fields) {
+  for (const f of p.fields.slice(0, PAGE_BUDGET.entries)) {
     const terms = p.askTerms[f];
     const found: string[] = [];
     for (const t of terms) {
       if (t === "") continue;
-      let at = lower.indexOf(t);
-      if (at < 0) continue;
+      if (!whole.includes(t)) continue;
       found.push(t);
+      let at = lower.indexOf(t);
       let n = 0;
       while (at >= 0 && n < 1000) {
         const start = toOrig(at);
@@ -279,7 +323,6 @@ export function askTermHits(
     }
     fields[f] = { terms, found };
   }
-  const shown = src.length > maxChars ? src.slice(0, maxChars) : src;
   // Merge overlapping ranges; a merged stretch keeps every field that matched in it.
   ranges.sort((a, b) => a.start - b.start || b.end - a.end);
   const merged: { start: number; end: number; fields: Set<string> }[] = [];

@@ -50,7 +50,7 @@ export interface TraceInput {
   model?: { pinned: string; payload: string | null };
 }
 
-type ReadArgs = { ok: true; args: Record<string, unknown> } | { ok: false; error: string };
+export type ReadArgs = { ok: true; args: Record<string, unknown> } | { ok: false; error: string };
 const NO_ARGS: ReadArgs = Object.freeze({ ok: true, args: Object.freeze({}) }) as ReadArgs;
 
 /** `null`, `false`, `0`, `""`, `[]` and `{}` (and absence) are falsy, as the seed reads them. */
@@ -117,16 +117,22 @@ function cannotBeJson(s: string): boolean {
 
 const UNPARSABLE = "arguments are a string that does not parse as JSON";
 
-/** Rule 2: falsy arguments are `{}`; a string that is not JSON, or any other non-object, is ERROR. */
-export function readArguments(raw: unknown): ReadArgs {
+/**
+ * Rule 2: falsy arguments are `{}`; a string that is not JSON, or any other non-object, is ERROR.
+ * `parsed` is a string of arguments the caller already read (null: it did not parse).
+ */
+export function readArguments(raw: unknown, parsed?: { value: unknown } | null): ReadArgs {
   let v = raw;
   if (typeof v === "string") {
     if (v === "") return NO_ARGS;
-    if (cannotBeJson(v)) return { ok: false, error: UNPARSABLE };
-    try {
-      v = JSON.parse(v);
-    } catch {
-      return { ok: false, error: UNPARSABLE };
+    if (cannotBeJson(v) || parsed === null) return { ok: false, error: UNPARSABLE };
+    if (parsed) v = parsed.value;
+    else {
+      try {
+        v = JSON.parse(v);
+      } catch {
+        return { ok: false, error: UNPARSABLE };
+      }
     }
   }
   if (isFalsy(v)) return NO_ARGS;

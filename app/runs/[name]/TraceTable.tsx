@@ -12,6 +12,8 @@ export interface TraceRowView {
   probeId: string;
   /** [field, label], the filtered field first. */
   labels: [string, string][];
+  /** Fields whose chips are left out (a probe can have thousands): a count, null for "more". */
+  moreLabels: number | null;
   flags: string[];
   verdict: string;
   latency: string;
@@ -73,6 +75,11 @@ export function TraceTable({
                     {r.labels.map(([f, label]) => (
                       <LabelChip key={f} field={f} label={label} testId="label-chip" />
                     ))}
+                    {r.moreLabels !== 0 ? (
+                      <span className="text-xs text-slate-500" data-testid="more-labels">
+                        +{r.moreLabels === null ? "more" : r.moreLabels.toLocaleString("en-US")} fields
+                      </span>
+                    ) : null}
                   </div>
                 </td>
                 <td>

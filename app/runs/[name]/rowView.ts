@@ -1,4 +1,5 @@
 import type { TraceListRow } from "@/db/queries/traceList";
+import { cutOf, leftOut } from "@/lib/budget/jsonBudget";
 import { responsePreview } from "@/lib/preview";
 import type { TraceRowView } from "./TraceTable";
 
@@ -12,9 +13,16 @@ export function traceRowView(r: TraceListRow, field: string | null): TraceRowVie
     ref: r.extId ? r.extId : `${r.source}:${r.line}`,
     probeId: r.probeId,
     labels,
+    moreLabels: labelsLeftOut(r.labels),
     flags: [...r.result.flags, ...new Set(fieldFlags)],
     verdict: r.result.gate.verdict,
     latency: r.latencyMs === null ? "—" : `${Math.round(r.latencyMs).toLocaleString("en-US")} ms`,
     preview: responsePreview(r.response),
   };
+}
+
+/** Fields a row's chips leave out: a count, "some" (null) when the row read only part of them, or 0. */
+function labelsLeftOut(labels: Record<string, string>): number | null {
+  const cut = cutOf(labels);
+  return cut ? leftOut(cut) : 0;
 }

@@ -14,12 +14,17 @@ import { WorldPanels } from "@/app/_components/WorldPanels";
 import { getDb } from "@/db/client";
 import { getTraceDetail, parseTraceId, traceWorldState } from "@/db/queries/traceDetail";
 import { neighbours } from "@/db/queries/traceList";
+import { SHOWN_STRING } from "@/lib/budget/jsonBudget";
 import type { Fact } from "@/lib/gate/facts";
-import { askTermHits, markArguments } from "@/lib/probe/argumentMarks";
+import { askTermHits, markArgumentsBounded, readCallArguments } from "@/lib/probe/argumentMarks";
 import { bareLabelField, compileProbe } from "@/lib/probe/compile";
-import { readArguments } from "@/lib/probe/score";
 import { filterToParams, parseTraceFilter, type TraceFilter } from "@/lib/traceFilter";
+import { traceLinks } from "./links";
+import { RecordDownloads } from "./RecordDownloads";
 import { FieldLabels, GateCard, Meta, ResponseText, SideEffect, ToolCall } from "./sections";
+
+/** Characters of each JSON panel; the whole record is a download away. */
+const SHOWN_JSON = 20_000;
 
 type Props = {
   params: Promise<{ id: string }>;
@@ -55,7 +60,7 @@ export default async function TracePage({ params, searchParams }: Props) {
   const id = parseTraceId((await params).id);
   if (id === null) notFound();
   const db = getDb();
-  const t = getTraceDetail(db, id);
+  const t = await getTraceDetail(db, id);
   if (!t) notFound();
 
   const rawFilter = parseTraceFilter(await searchParams);
@@ -75,7 +80,7 @@ export default async function TracePage({ params, searchParams }: Props) {
   const activeFilter = FILTER_WORDS.filter(([k]) => filter[k] !== undefined && filter[k] !== "");
 
   const probe = t.probe ? compileProbe(t.probe) : null;
-  const view = probe ? markArguments(t.response, probe) : null;
+  const view = probe ? await markArgumentsBounded(t.response, probe) : null;
   const hits = probe ? askTermHits(t.response.text, probe) : null;
   const called = view !== null && view.kind !== "no_call";
 
@@ -88,8 +93,12 @@ export default async function TracePage({ params, searchParams }: Props) {
       : t.probe?.facts
         ? "from the probe"
         : "probe default";
-  const firstCall = t.response.tool_calls[0] as { arguments?: unknown } | undefined;
-  const callArgs = firstCall && typeof firstCall === "object" ? readArguments(firstCall.arguments) : null;
+  const callArgs = view?.kind === "call" ? Object.fromEntries(view.args.map((a) => [a.key, a.value])) : null;
+  const written = (t.reread.side_effect as { written?: unknown } | undefined)?.written;
+  const writtenRead =
+    t.result.side_effect && probe
+      ? await readCallArguments(written, new Set([...probe.fields, ...probe.requires]))
+      : null;
 
   const raw = t.reread.raw;
   const w2c = t.reread.when2call;
@@ -235,7 +244,7 @@ export default async function TracePage({ params, searchParams }: Props) {
           facts={facts}
           factOrigin={factOrigin}
           requires={probe?.requires ?? []}
-          args={callArgs?.ok ? callArgs.args : null}
+          args={callArgs}
         />
         <Card
           title="Tool schema"
@@ -262,7 +271,7 @@ export default async function TracePage({ params, searchParams }: Props) {
               </summary>
               <div className="mt-2 space-y-3">
                 {offered.slice(0, 30).map((tool) => (
-                  <ToolSchema key={tool.name} tool={tool} testId="other-tool" />
+                  <ToolSchema key={tool.name} tool={tool} testId="other-tool" maxParams={20} />
                 ))}
                 {offered.length > 30 ? <CutNote>{`showing 30 of ${offered.length} tools`}</CutNote> : null}
               </div>
@@ -271,7 +280,7 @@ export default async function TracePage({ params, searchParams }: Props) {
         </Card>
       </div>
 
-      <SideEffect t={t} probe={probe} />
+      <SideEffect t={t} probe={probe} written={written} read={writtenRead} />
 
       <Card title="Trace">
         <Meta
@@ -373,20 +382,35 @@ export default async function TracePage({ params, searchParams }: Props) {
               Parameters
             </summary>
             <div className="mt-1">
-              <SafeJsonBlock value={t.reread.params} maxChars={20_000} testId="params-json" />
+              <SafeJsonBlock
+                value={t.reread.params}
+                maxChars={20_000}
+                testId="params-json"
+                links={traceLinks(t.id, "record", ["params"])}
+              />
             </div>
           </details>
         ) : null}
       </Card>
 
-      <Card title="Raw payload and original record">
+      <Card
+        title="Raw payload and original record"
+        aside={<RecordDownloads id={t.id} bytes={t.original.bytes} raw={raw !== undefined} />}
+      >
         <div className="space-y-2">
           <details className="text-sm" data-testid="raw-details">
             <summary className="cursor-pointer font-medium text-slate-700">
               Raw provider payload{raw === undefined ? " (none: the record gave the response directly)" : ""}
             </summary>
             <div className="mt-2">
-              {raw !== undefined ? <SafeJsonBlock value={raw} testId="raw-json" /> : null}
+              {raw !== undefined ? (
+                <SafeJsonBlock
+                  value={raw}
+                  maxChars={SHOWN_JSON}
+                  testId="raw-json"
+                  links={traceLinks(t.id, "record", t.form === "payload" ? [] : ["raw"])}
+                />
+              ) : null}
             </div>
           </details>
           <details className="text-sm" data-testid="original-details">
@@ -396,7 +420,12 @@ export default async function TracePage({ params, searchParams }: Props) {
             </summary>
             <div className="mt-2">
               {t.original.parseError === null ? (
-                <SafeJsonBlock value={t.original.parsed} testId="original-json" />
+                <SafeJsonBlock
+                  value={t.original.parsed}
+                  maxChars={SHOWN_JSON}
+                  testId="original-json"
+                  links={traceLinks(t.id, "record")}
+                />
               ) : (
                 <p className="text-sm text-amber-900">
                   It does not parse as JSON here: {t.original.parseError}
@@ -415,11 +444,13 @@ export default async function TracePage({ params, searchParams }: Props) {
                 data-testid="original-text"
               >
                 {breakable(
-                  t.original.text.length > 64_000 ? t.original.text.slice(0, 64_000) : t.original.text,
+                  t.original.text.length > SHOWN_STRING
+                    ? t.original.text.slice(0, SHOWN_STRING)
+                    : t.original.text,
                 )}
               </pre>
-              {t.original.text.length > 64_000 ? (
-                <CutNote>{`shown to 64,000 of ${t.original.text.length.toLocaleString("en-US")} characters`}</CutNote>
+              {t.original.text.length > SHOWN_STRING ? (
+                <CutNote>{`shown to ${SHOWN_STRING.toLocaleString("en-US")} of ${t.original.text.length.toLocaleString("en-US")} characters; download the record for all of it`}</CutNote>
               ) : null}
             </div>
           </details>
@@ -428,7 +459,12 @@ export default async function TracePage({ params, searchParams }: Props) {
               Normalized response (what was scored)
             </summary>
             <div className="mt-2">
-              <SafeJsonBlock value={t.response} testId="response-json" />
+              <SafeJsonBlock
+                value={t.response}
+                maxChars={SHOWN_JSON}
+                testId="response-json"
+                links={traceLinks(t.id, "response")}
+              />
             </div>
           </details>
         </div>

@@ -5,13 +5,16 @@ import { FactsTable } from "@/app/_components/FactsTable";
 import { FLAG_MEANING, FlagList } from "@/app/_components/FlagList";
 import { GATE_MEANING, GateBadge } from "@/app/_components/GateBadge";
 import { LabelChip } from "@/app/_components/LabelChip";
+import { LeftOutNote } from "@/app/_components/LeftOut";
 import { CutNote, SafeJsonBlock } from "@/app/_components/SafeJsonBlock";
 import type { TraceDetail } from "@/db/queries/traceDetail";
+import { cutOf } from "@/lib/budget/jsonBudget";
 import { DECISION_TABLE, type DecisionRow } from "@/lib/gate/decisionTable";
 import type { Fact } from "@/lib/gate/facts";
 import { type ArgumentView, type AskTermHits, markValues } from "@/lib/probe/argumentMarks";
 import type { CompiledProbe } from "@/lib/probe/compile";
-import { type FieldScore, readArguments } from "@/lib/probe/score";
+import type { FieldScore, ReadArgs } from "@/lib/probe/score";
+import { traceLinks } from "./links";
 
 /** Per field: our label with its evidence, beside the recorded, imported human and reviewer labels. */
 export function FieldLabels({ t, focusField }: { t: TraceDetail; focusField: string | null }) {
@@ -101,6 +104,13 @@ export function FieldLabels({ t, focusField }: { t: TraceDetail; focusField: str
               ))}
             </tbody>
           </table>
+          {cutOf(t.result.fields) ? (
+            <LeftOutNote
+              cut={cutOf(t.result.fields) ?? { total: null, shown: 0, from: 0 }}
+              noun="probed fields"
+              {...traceLinks(t.id, "response")}
+            />
+          ) : null}
         </div>
       )}
     </Card>
@@ -271,14 +281,18 @@ export function ToolCall({
   probe: CompiledProbe | null;
 }) {
   const calls = t.response.tool_calls;
+  const callCount = cutOf(calls)?.total ?? calls.length;
   const requires = probe?.requires ?? [];
   const flags = t.result.flags;
+  const argsCut = view?.kind === "call" ? view.cut : undefined;
   return (
     <Card
       title="Tool call"
       aside={
-        calls.length > 1 ? (
-          <span className="text-xs text-slate-600">{calls.length} calls; only the first is scored</span>
+        callCount > 1 ? (
+          <span className="text-xs text-slate-600">
+            {callCount.toLocaleString("en-US")} calls; only the first is scored
+          </span>
         ) : null
       }
     >
@@ -346,7 +360,24 @@ export function ToolCall({
                 </span>
               ) : null}
             </p>
+            {argsCut ? (
+              <p className="text-xs text-amber-900" data-testid="arguments-count">
+                <span aria-hidden="true">✂ </span>
+                {argsCut.total?.toLocaleString("en-US") ?? "Many"} arguments,{" "}
+                {argsCut.shown.toLocaleString("en-US")} shown: the first ones and every probed or required
+                one, wherever it is.
+              </p>
+            ) : null}
             <ArgumentTable args={view.args} omitted={view.omitted} requires={requires} />
+            {argsCut ? (
+              <LeftOutNote
+                cut={argsCut}
+                noun="arguments"
+                kept="the first ones, and every probed or required one wherever it is"
+                testId="arguments-left-out"
+                {...traceLinks(t.id, "response", ["tool_calls", 0, "arguments"])}
+              />
+            ) : null}
             {view.omitted.length > 0 ? (
               <p className="text-sm text-slate-700" data-testid="omitted-fields">
                 <span className="font-medium">Omitted probed fields:</span>{" "}
@@ -374,15 +405,19 @@ export function ToolCall({
             <MarkLegend />
           </div>
         )}
-        {calls.length > 1 ? (
+        {callCount > 1 ? (
           <details className="mt-3 text-sm" data-testid="other-calls">
             <summary className="cursor-pointer text-xs font-medium text-slate-500 uppercase">
-              Other calls ({calls.length - 1}, not scored)
+              Other calls ({(callCount - 1).toLocaleString("en-US")}, not scored)
             </summary>
             <div className="mt-1">
               <SafeJsonBlock value={calls.slice(1, 50)} maxChars={50_000} />
-              {calls.length > 51 ? (
-                <CutNote>{`showing 49 of ${calls.length - 1} other calls`}</CutNote>
+              {callCount > 50 ? (
+                <LeftOutNote
+                  cut={{ total: callCount - 1, shown: Math.min(49, calls.length - 1), from: 0 }}
+                  noun="other calls"
+                  {...traceLinks(t.id, "response", ["tool_calls"])}
+                />
               ) : null}
             </div>
           </details>
@@ -487,12 +522,22 @@ export function GateCard({
 }
 
 /** The row the backend wrote, marked like a call, and its labels. */
-export function SideEffect({ t, probe }: { t: TraceDetail; probe: CompiledProbe | null }) {
+export function SideEffect({
+  t,
+  probe,
+  written,
+  read,
+}: {
+  t: TraceDetail;
+  probe: CompiledProbe | null;
+  /** The record's side_effect.written, and how it reads as arguments (to a budget). */
+  written: unknown;
+  read: ReadArgs | null;
+}) {
   const side = t.result.side_effect;
   if (!side) return null;
-  const written = (t.reread.side_effect as { written?: unknown } | undefined)?.written;
-  const read = readArguments(written);
-  const marked = read.ok && probe ? markValues(read.args, probe) : null;
+  const marked = read?.ok && probe ? markValues(read.args, probe) : null;
+  const cut = read?.ok ? cutOf(read.args) : undefined;
   return (
     <Card title="Side effect: the row the backend wrote">
       <div data-testid="side-effect">
@@ -514,6 +559,14 @@ export function SideEffect({ t, probe }: { t: TraceDetail; probe: CompiledProbe 
         ) : (
           <SafeJsonBlock value={written ?? null} maxChars={20_000} />
         )}
+        {marked && cut ? (
+          <LeftOutNote
+            cut={cut}
+            noun="columns"
+            kept="the first ones, and every probed or required one wherever it is"
+            {...traceLinks(t.id, "record", ["side_effect", "written"])}
+          />
+        ) : null}
         <p className="mt-2 text-xs text-slate-500">
           Scored by the same rules as a call; <span className="font-mono">backend_default</span> marks a field
           the call omitted and the backend filled.
