@@ -1,5 +1,6 @@
 import { type Fact, isUsable } from "@/lib/gate/facts";
 import { InlineValue } from "./ArgumentMarks";
+import { identifier } from "./Breakable";
 
 const STATUS_STYLE: Record<string, string> = {
   known: "text-emerald-800",
@@ -50,8 +51,8 @@ export function FactsTable({
               data-testid="fact-row"
               data-fact={k}
             >
-              <th scope="row" className="py-1 pr-3 text-left font-mono font-normal [overflow-wrap:anywhere]">
-                {k}
+              <th scope="row" className="ident py-1 pr-3 text-left font-mono font-normal">
+                {identifier(k)}
               </th>
               <td className={`py-1 pr-3 font-mono text-xs ${STATUS_STYLE[f?.status ?? "unknown"] ?? ""}`}>
                 {f ? f.status : "missing (unknown)"}

@@ -1,6 +1,6 @@
 import type { Probe } from "@/lib/probe/schema";
 import { InlineValue } from "./ArgumentMarks";
-import { breakable } from "./Breakable";
+import { breakable, identifier } from "./Breakable";
 import { CutNote } from "./SafeJsonBlock";
 
 const MAX_TEXT = 20_000;
@@ -21,9 +21,9 @@ export function SafeStateTable({ state, testId }: { state: Record<string, unknow
           <tr key={k} className="border-b border-slate-100 last:border-0">
             <th
               scope="row"
-              className="w-2/5 py-1 pr-4 text-left align-top font-mono font-normal text-slate-500 [overflow-wrap:anywhere]"
+              className="ident w-2/5 py-1 pr-4 text-left align-top font-mono font-normal text-slate-500"
             >
-              {k}
+              {identifier(k)}
             </th>
             <td className="py-1 [overflow-wrap:anywhere]">
               {typeof v === "string" ? (
