@@ -136,8 +136,8 @@ export function ArgumentTable({
               data-key={a.key}
               data-marks={a.marks.join(" ")}
             >
-              <th scope="row" className="ident py-1.5 pr-3 text-left font-mono font-normal text-slate-700">
-                {identifier(a.key)}
+              <th scope="row" className="py-1.5 pr-3 text-left font-mono font-normal text-slate-700">
+                <span className="ident">{identifier(a.key)}</span>
                 {a.probed ? (
                   <span
                     className="ml-1 rounded bg-indigo-50 px-1 text-[10px] font-sans whitespace-nowrap text-indigo-800"
@@ -186,8 +186,8 @@ export function ArgumentTable({
                 data-testid="omitted-row"
                 data-key={o.field}
               >
-                <th scope="row" className="ident py-1.5 pr-3 text-left font-mono font-normal">
-                  {identifier(o.field)}
+                <th scope="row" className="py-1.5 pr-3 text-left font-mono font-normal">
+                  <span className="ident">{identifier(o.field)}</span>
                   <span className="ml-1 rounded bg-indigo-50 px-1 text-[10px] font-sans whitespace-nowrap text-indigo-800">
                     probed
                   </span>

@@ -29,66 +29,68 @@ export function FactsTable({
   const keys = [...requires, ...Object.keys(facts).filter((k) => !requires.includes(k))];
   if (keys.length === 0) return <p className="text-sm text-slate-500 italic">no facts</p>;
   return (
-    <table className="w-full text-sm" data-testid={testId}>
-      <thead className="border-b border-slate-200 text-left text-xs text-slate-500">
-        <tr>
-          <th className="py-1 pr-3 font-medium">Fact</th>
-          <th className="py-1 pr-3 font-medium">Status</th>
-          <th className="py-1 pr-3 font-medium">Value</th>
-          <th className="py-1 pr-3 font-medium">Source</th>
-          <th className="py-1 font-medium">Required</th>
-        </tr>
-      </thead>
-      <tbody>
-        {keys.map((k) => {
-          const f = Object.hasOwn(facts, k) ? facts[k] : undefined;
-          const required = requires.includes(k);
-          const passes = isUsable(f);
-          return (
-            <tr
-              key={k}
-              className="border-b border-slate-100 align-top last:border-0"
-              data-testid="fact-row"
-              data-fact={k}
-            >
-              <th scope="row" className="ident py-1 pr-3 text-left font-mono font-normal">
-                {identifier(k)}
-              </th>
-              <td className={`py-1 pr-3 font-mono text-xs ${STATUS_STYLE[f?.status ?? "unknown"] ?? ""}`}>
-                {f ? f.status : "missing (unknown)"}
-              </td>
-              <td className="py-1 pr-3">
-                {f && f.value !== undefined ? (
-                  <InlineValue value={f.value} max={200} />
-                ) : (
-                  <span className="text-slate-400">—</span>
-                )}
-              </td>
-              <td className="py-1 pr-3 text-xs text-slate-600">
-                {f?.source ?? "—"}
-                {origin ? <span className="block text-[11px] text-slate-500">{origin(k)}</span> : null}
-              </td>
-              <td className="py-1 text-xs">
-                {required ? (
-                  passes ? (
-                    <span className="text-emerald-800">
-                      <span aria-hidden="true">✓ </span>
-                      {hypothetical ? "yes, would pass" : "yes, passes"}
-                    </span>
+    <div className="overflow-x-auto">
+      <table className="w-full text-sm" data-testid={testId}>
+        <thead className="border-b border-slate-200 text-left text-xs text-slate-500">
+          <tr>
+            <th className="py-1 pr-3 font-medium">Fact</th>
+            <th className="py-1 pr-3 font-medium">Status</th>
+            <th className="py-1 pr-3 font-medium">Value</th>
+            <th className="py-1 pr-3 font-medium">Source</th>
+            <th className="py-1 font-medium">Required</th>
+          </tr>
+        </thead>
+        <tbody>
+          {keys.map((k) => {
+            const f = Object.hasOwn(facts, k) ? facts[k] : undefined;
+            const required = requires.includes(k);
+            const passes = isUsable(f);
+            return (
+              <tr
+                key={k}
+                className="border-b border-slate-100 align-top last:border-0"
+                data-testid="fact-row"
+                data-fact={k}
+              >
+                <th scope="row" className="py-1 pr-3 text-left font-mono font-normal">
+                  <span className="ident">{identifier(k)}</span>
+                </th>
+                <td className={`py-1 pr-3 font-mono text-xs ${STATUS_STYLE[f?.status ?? "unknown"] ?? ""}`}>
+                  {f ? f.status : "missing (unknown)"}
+                </td>
+                <td className="py-1 pr-3">
+                  {f && f.value !== undefined ? (
+                    <InlineValue value={f.value} max={200} />
                   ) : (
-                    <span className="font-semibold text-red-800">
-                      <span aria-hidden="true">✗ </span>
-                      {hypothetical ? "yes, would block" : "yes, blocks"}
-                    </span>
-                  )
-                ) : (
-                  <span className="text-slate-400">no</span>
-                )}
-              </td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+                    <span className="text-slate-400">—</span>
+                  )}
+                </td>
+                <td className="py-1 pr-3 text-xs text-slate-600">
+                  {f?.source ?? "—"}
+                  {origin ? <span className="block text-[11px] text-slate-500">{origin(k)}</span> : null}
+                </td>
+                <td className="py-1 text-xs">
+                  {required ? (
+                    passes ? (
+                      <span className="text-emerald-800">
+                        <span aria-hidden="true">✓ </span>
+                        {hypothetical ? "yes, would pass" : "yes, passes"}
+                      </span>
+                    ) : (
+                      <span className="font-semibold text-red-800">
+                        <span aria-hidden="true">✗ </span>
+                        {hypothetical ? "yes, would block" : "yes, blocks"}
+                      </span>
+                    )
+                  ) : (
+                    <span className="text-slate-400">no</span>
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
   );
 }

@@ -21,9 +21,9 @@ export function SafeStateTable({ state, testId }: { state: Record<string, unknow
           <tr key={k} className="border-b border-slate-100 last:border-0">
             <th
               scope="row"
-              className="ident w-2/5 py-1 pr-4 text-left align-top font-mono font-normal text-slate-500"
+              className="w-2/5 py-1 pr-4 text-left align-top font-mono font-normal text-slate-500"
             >
-              {identifier(k)}
+              <span className="ident">{identifier(k)}</span>
             </th>
             <td className="py-1 [overflow-wrap:anywhere]">
               {typeof v === "string" ? (

@@ -51,8 +51,8 @@ export function FieldLabels({ t, focusField }: { t: TraceDetail; focusField: str
                   data-field={f}
                   data-label={s.label}
                 >
-                  <th scope="row" className="ident py-1.5 pr-3 text-left font-mono font-normal">
-                    {identifier(f)}
+                  <th scope="row" className="py-1.5 pr-3 text-left font-mono font-normal">
+                    <span className="ident">{identifier(f)}</span>
                     {f === focusField ? (
                       <span className="block font-sans text-[11px] text-indigo-700">filtered field</span>
                     ) : null}
