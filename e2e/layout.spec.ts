@@ -24,6 +24,7 @@ test.beforeAll(() => {
 const IDENTIFIERS = [
   ".ident",
   '[data-testid="run-link"]',
+  '[data-testid="run-name"]',
   '[data-testid="trace-link"]',
   '[data-testid="probe-link"]',
   '[data-testid="probe-id"]',

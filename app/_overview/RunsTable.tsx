@@ -33,7 +33,7 @@ export function RunsTable({ runs, sortField }: { runs: RunSummary[]; sortField?:
       <table className="w-full text-sm" data-testid="runs-table">
         <thead className="border-b border-slate-200 bg-slate-50 text-left text-xs text-slate-600">
           <tr>
-            <th className="min-w-[12rem] px-3 py-2 font-medium">Run</th>
+            <th className="sticky left-0 z-[1] min-w-[11.5rem] bg-slate-50 px-3 py-2 font-medium">Run</th>
             <th className="min-w-[8rem] px-3 py-2 font-medium">Model</th>
             <th className="px-3 py-2 text-right font-medium">Traces</th>
             <th className="px-3 py-2 font-medium">Field</th>
@@ -65,7 +65,8 @@ export function RunsTable({ runs, sortField }: { runs: RunSummary[]; sortField?:
                 <tr key={f?.field ?? "none"} className="align-top">
                   {i === 0 ? (
                     <>
-                      <td rowSpan={span} className="px-3 py-2">
+                      {/* Sticky, so a phone scrolling the rates sideways still sees whose they are. */}
+                      <td rowSpan={span} className="sticky left-0 z-[1] bg-white px-3 py-2">
                         <Link
                           href={href}
                           className="font-mono font-medium text-indigo-700 hover:underline"

@@ -3,10 +3,13 @@ export function CompareForm({
   runs,
   defaults,
   framed = true,
+  titled = true,
 }: {
   runs: string[];
   defaults: { a?: string; b?: string };
   framed?: boolean;
+  /** Say "Compare two runs" in the form (not where the page's heading already does). */
+  titled?: boolean;
 }) {
   if (runs.length === 0) return null;
   const select =
@@ -18,7 +21,7 @@ export function CompareForm({
       className={`flex flex-wrap items-end gap-2 text-xs text-slate-600 ${framed ? "rounded-lg border border-slate-200 bg-white p-3" : ""}`}
       data-testid="compare-form"
     >
-      {framed ? (
+      {titled ? (
         <span className="mr-2 self-center text-sm font-medium text-slate-800">Compare two runs</span>
       ) : null}
       <label className="flex w-full min-w-0 flex-col sm:w-80">

@@ -245,7 +245,7 @@ function ChooseRuns({ a, b, same = false }: { a?: string; b?: string; same?: boo
           or ingest another.
         </p>
       ) : (
-        <CompareForm runs={names} defaults={defaults} />
+        <CompareForm runs={names} defaults={defaults} titled={false} />
       )}
     </div>
   );

@@ -112,7 +112,7 @@ export default async function ProbePage({ params, searchParams }: Props) {
           </h1>
           {probe.title ? <p className="text-slate-600">{breakable(short(probe.title, 500))}</p> : null}
         </div>
-        <div className="text-right text-sm">
+        <div className="text-sm sm:text-right">
           <span className="rounded bg-slate-100 px-2 py-1 font-mono" data-testid="probe-version">
             version {version}
           </span>

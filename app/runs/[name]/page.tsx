@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { Ident } from "@/app/_components/Breakable";
 import { Card } from "@/app/_components/Card";
 import { FieldRatesTable } from "@/app/_components/FieldRatesTable";
 import { getDb } from "@/db/client";
@@ -144,11 +145,11 @@ export default async function RunPage({ params, searchParams }: Props) {
             </Link>{" "}
             /
           </p>
-          <h1 className="font-mono text-xl font-semibold break-all" data-testid="run-name">
-            {run.name}
+          <h1 className="font-mono text-xl font-semibold" data-testid="run-name">
+            <Ident text={run.name} />
           </h1>
           <p className="mt-1 text-sm text-slate-600">
-            model <span className="font-mono text-slate-900">{run.model ?? "—"}</span> ·{" "}
+            model <Ident text={run.model ?? "—"} className="font-mono text-slate-900" /> ·{" "}
             {run.traceCount.toLocaleString("en-US")} traces · {run.date.slice(0, 16).replace("T", " ")}
             {run.mismatchCount > 0 ? (
               <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900">
@@ -161,7 +162,9 @@ export default async function RunPage({ params, searchParams }: Props) {
               </a>
             ) : null}
           </p>
-          {run.params ? <p className="mt-1 font-mono text-xs text-slate-500">params {run.params}</p> : null}
+          {run.params ? (
+            <p className="mt-1 font-mono text-xs break-words text-slate-500">params {run.params}</p>
+          ) : null}
         </div>
         <div className="flex items-center gap-2">
           <RunKeys />
@@ -258,7 +261,7 @@ export default async function RunPage({ params, searchParams }: Props) {
                 <details>
                   <summary className="cursor-pointer">
                     <span className="text-slate-500">
-                      {e.file} line {e.line}:
+                      <Ident text={e.file} /> line {e.line}:
                     </span>{" "}
                     <span className="text-red-800">{e.reason}</span>
                   </summary>
