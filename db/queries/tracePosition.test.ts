@@ -94,6 +94,7 @@ describe("countBefore", () => {
     expect(countBefore(db, runId, inject, "timezone", ids[200])).toBe(
       injectIds.filter((x) => x < ids[200]).length,
     );
-    expect(countBefore(db, runId, parseTraceFilter({ q: "nowordlikethis" }), "timezone", ids[10])).toBe(0);
+    // A search is not counted backwards (FTS5 would read the word's whole list): its links carry it.
+    expect(countBefore(db, runId, parseTraceFilter({ q: "timezone" }), "timezone", ids[10])).toBeNull();
   });
 });

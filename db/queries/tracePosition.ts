@@ -6,12 +6,24 @@
  */
 import type { TraceFilter } from "../../lib/traceFilter";
 import type { Db } from "../client";
-import { countMatching, loadRows, matchingIds, PAGE_SIZE, resolve, type TracePage } from "./traceList";
+import {
+  countMatching,
+  loadRows,
+  matchingIds,
+  PAGE_SIZE,
+  resolve,
+  type Scope,
+  type TracePage,
+} from "./traceList";
 
-/** Positions are counted up to this many matches before a trace (200 pages). */
-export const POSITION_CAP = 10_000;
+/** Positions are counted up to this many matches before a trace (40 pages: a few milliseconds). */
+export const POSITION_CAP = 2_000;
 
-/** How many traces matching the filter come before `traceId`; null past POSITION_CAP or when nothing matches. */
+/**
+ * How many traces matching the filter come before `traceId`; null past POSITION_CAP, when nothing
+ * matches, or for a search (FTS5 reads a word's whole list to go backwards from a cursor: tens of
+ * milliseconds deep into a big run), whose pages carry their position in their links instead.
+ */
 export function countBefore(
   db: Db,
   runId: number,
@@ -20,7 +32,11 @@ export function countBefore(
   traceId: number,
 ): number | null {
   const s = resolve(db, runId, filter, field);
-  if (s === null) return null;
+  if (s === null || s.match) return null;
+  return countIn(s, traceId);
+}
+
+function countIn(s: Scope, traceId: number): number | null {
   const n = matchingIds(s, { op: "<", id: traceId }, "DESC", POSITION_CAP + 1).length;
   return n > POSITION_CAP ? null : n;
 }
@@ -49,8 +65,9 @@ export interface PageHolding extends TracePage {
  * The page of the filtered list that holds `traceId` (or where it would sit, when it does not
  * match), aligned to the pages the run page turns through: page k holds positions 50k+1 to
  * 50k+50. `position` is the trace's 1-based position when the caller knows it (the links carry
- * it); otherwise it is counted, up to POSITION_CAP. A position past the trace's real one is
- * corrected by what is found before it.
+ * it); otherwise it is counted, up to POSITION_CAP (not for a search: see countBefore), and
+ * when it cannot be, the page starts at the trace (`start` null). A position past the trace's
+ * real one is corrected by what is found before it.
  */
 export function pageHolding(
   db: Db,
@@ -73,10 +90,7 @@ export function pageHolding(
     };
   const found = matchingIds(s, { op: ">", id: traceId - 1 }, "ASC", 1)[0] === traceId;
   let rank = position !== null && position >= 1 ? position - 1 : null;
-  if (rank === null) {
-    const n = matchingIds(s, { op: "<", id: traceId }, "DESC", POSITION_CAP + 1).length;
-    rank = n > POSITION_CAP ? null : n;
-  }
+  if (rank === null && !s.match) rank = countIn(s, traceId);
   let before: number[] = [];
   let start: number | null = null;
   if (rank !== null) {
