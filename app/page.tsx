@@ -1,22 +1,20 @@
 import Link from "next/link";
 import { getDb } from "@/db/client";
+import { probeOrigins } from "@/db/queries/probeUsage";
 import { listRunSummaries, runFacets } from "@/db/queries/runs";
+import { ANY_FIELD } from "@/lib/ingest/tags";
+import { groupProbes } from "@/lib/probeGroups";
 import { EmptyState } from "./_overview/EmptyState";
-import { RunsTable, shownFields } from "./_overview/RunsTable";
-import { TrendChart } from "./_overview/TrendChart";
+import { GROUP_PREFIX, OverviewFilter } from "./_overview/OverviewFilter";
+import { RunsTable } from "./_overview/RunsTable";
+import { SORTS, type Sort, sortableFields, sortRuns } from "./_overview/sort";
+import { TrendSection } from "./_overview/TrendSection";
 import { trendsByModel } from "./_overview/trend";
+import { CompareForm, compareDefaults } from "./compare/CompareForm";
 
 export const metadata = { title: "Runs" };
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
-
-const SORTS = {
-  date: "newest first",
-  inject: "INJECT rate, highest first",
-  model: "model",
-  name: "name",
-} as const;
-type Sort = keyof typeof SORTS;
 
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) || undefined;
 
@@ -28,7 +26,6 @@ export default async function RunsOverview({ searchParams }: Props) {
   const sort: Sort = sortParam && sortParam in SORTS ? (sortParam as Sort) : "date";
   const deleted = one(sp.deleted);
   const db = getDb();
-  const facets = runFacets(db);
   const all = listRunSummaries(db);
   if (all.length === 0) {
     return (
@@ -39,17 +36,32 @@ export default async function RunsOverview({ searchParams }: Props) {
       </div>
     );
   }
-  const runs = listRunSummaries(db, { model, probe });
-  const injectRate = (r: (typeof runs)[number]) => {
-    const f = shownFields(r)[0];
-    return f?.n ? f.labels.INJECT / f.n : -1;
-  };
-  runs.sort((a, b) => {
-    if (sort === "inject") return injectRate(b) - injectRate(a);
-    if (sort === "model") return (a.model ?? "").localeCompare(b.model ?? "") || b.date.localeCompare(a.date);
-    if (sort === "name") return a.name.localeCompare(b.name);
-    return 0;
-  });
+  const facets = runFacets(db);
+  // Probes grouped by where they came from (300 When2Call probes are one choice).
+  const runsOfProbe = new Map<string, string[]>();
+  for (const r of all)
+    for (const p of r.probes) runsOfProbe.set(p.id, [...(runsOfProbe.get(p.id) ?? []), r.name]);
+  const origins = probeOrigins(db);
+  const groups = groupProbes(
+    facets.probes.map((id) => ({ id, origin: origins.get(id) ?? "", runs: runsOfProbe.get(id) ?? [] })),
+  );
+  const group = probe?.startsWith(GROUP_PREFIX)
+    ? groups.find((g) => g.key === probe.slice(GROUP_PREFIX.length))
+    : undefined;
+  const inProbes = group ? new Set(group.probes) : probe ? new Set([probe]) : null;
+  const runs = all.filter(
+    (r) => (!model || r.model === model) && (!inProbes || r.probes.some((p) => inProbes.has(p.id))),
+  );
+  const fieldParam = one(sp.field);
+  const sortFields = sortableFields(runs, fieldParam);
+  const sortField =
+    fieldParam && sortFields.includes(fieldParam)
+      ? fieldParam
+      : sortFields.includes("timezone")
+        ? "timezone"
+        : sortFields[0];
+  sortRuns(runs, sort, sortField);
+
   // Fields worth a trend: ones some model has in more than one run.
   const runsPerModelField = new Map<string, number>();
   for (const r of all)
@@ -78,9 +90,11 @@ export default async function RunsOverview({ searchParams }: Props) {
     if (model) p.set("model", model);
     if (probe) p.set("probe", probe);
     if (sort !== "date") p.set("sort", sort);
+    if (fieldParam) p.set("field", fieldParam);
     for (const [k, v] of Object.entries(extra)) p.set(k, v);
     return `/?${p}`;
   };
+  const defaults = compareDefaults(all);
 
   return (
     <div className="space-y-6">
@@ -91,102 +105,52 @@ export default async function RunsOverview({ searchParams }: Props) {
             Label rates per probed field with the sample size and 95% interval behind each; INJECT first.
           </p>
         </div>
-        <form
-          method="get"
-          action="/"
-          className="flex flex-wrap items-end gap-2 text-xs text-slate-600"
-          data-testid="runs-filter"
-        >
-          <label className="flex flex-col">
-            Model
-            <select
-              name="model"
-              defaultValue={model ?? ""}
-              className="mt-1 rounded border border-slate-300 bg-white px-2 py-1 text-sm text-slate-900"
-            >
-              <option value="">all models</option>
-              {facets.models.map((m) => (
-                <option key={m}>{m}</option>
-              ))}
-            </select>
-          </label>
-          <label className="flex flex-col">
-            Probe
-            <select
-              name="probe"
-              defaultValue={probe ?? ""}
-              className="mt-1 max-w-[16rem] rounded border border-slate-300 bg-white px-2 py-1 text-sm text-slate-900"
-            >
-              <option value="">all probes</option>
-              {facets.probes.map((p) => (
-                <option key={p}>{p}</option>
-              ))}
-            </select>
-          </label>
-          <label className="flex flex-col">
-            Sort
-            <select
-              name="sort"
-              defaultValue={sort}
-              className="mt-1 rounded border border-slate-300 bg-white px-2 py-1 text-sm text-slate-900"
-            >
-              {Object.entries(SORTS).map(([k, v]) => (
-                <option key={k} value={k}>
-                  {v}
-                </option>
-              ))}
-            </select>
-          </label>
-          <button type="submit" className="rounded bg-slate-900 px-3 py-1.5 text-sm text-white">
-            Show
-          </button>
-        </form>
+        <OverviewFilter
+          models={facets.models}
+          model={model}
+          groups={groups}
+          probe={probe}
+          sort={sort}
+          sortFields={sortFields}
+          sortField={sortField}
+        />
       </div>
       {deleted ? <Deleted name={deleted} /> : null}
 
-      <CompareForm runs={all.map((r) => r.name)} defaults={compareDefaults(all)} />
+      {all.length >= 2 && defaults ? <CompareForm runs={all.map((r) => r.name)} defaults={defaults} /> : null}
 
-      {runs.length === 0 ? (
-        <p
-          className="rounded-lg border border-dashed border-slate-300 bg-white p-6 text-sm text-slate-600"
-          data-testid="no-runs-match"
-        >
-          No run matches this filter.{" "}
-          <Link href="/" className="text-indigo-700 underline">
-            Show all runs
-          </Link>
-        </p>
-      ) : (
-        <RunsTable runs={runs} />
-      )}
-
-      {trends.length > 0 ? (
-        <section className="space-y-2">
-          <div className="flex flex-wrap items-baseline justify-between gap-2">
-            <h2 className="text-lg font-semibold">Trend per model</h2>
-            <nav className="flex flex-wrap gap-2 text-xs" aria-label="Trend field">
-              {fieldNames.slice(0, 8).map((f) => (
-                <Link
-                  key={f}
-                  href={keep({ trend: f })}
-                  className={`rounded px-2 py-0.5 font-mono ${f === trendField ? "bg-slate-900 text-white" : "border border-slate-300 text-slate-700"}`}
-                >
-                  {f}
-                </Link>
-              ))}
-            </nav>
-          </div>
-          <p className="text-xs text-slate-500">
-            Live labels are weather, the trend is the climate. ◇ marks a run whose payloads named another
-            model than the pinned one.
-          </p>
-          <div className="grid gap-3 md:grid-cols-2">
-            {trends.map((t) => (
-              <TrendChart key={t.model} model={t.model} field={trendField as string} points={t.points} />
-            ))}
-          </div>
-        </section>
+      {trends.length > 0 && trendField ? (
+        <TrendSection
+          trends={trends}
+          field={trendField}
+          fields={fieldNames}
+          hrefFor={(f) => keep({ trend: f })}
+        />
       ) : null}
+
+      <section className="space-y-2" aria-label="Runs">
+        {sort === "inject" ? (
+          <p className="text-xs text-slate-600" data-testid="sort-note">
+            Sorted by the low end of the 95% interval of each run's INJECT rate on{" "}
+            {sortField === ANY_FIELD ? "every field, summed" : <span className="font-mono">{sortField}</span>}
+            : the rate a run surely has at least, so 2 of 4 traces does not outrank 60 of 150. Runs that do
+            not probe the field come last.
+          </p>
+        ) : null}
+        {runs.length === 0 ? (
+          <p
+            className="rounded-lg border border-dashed border-slate-300 bg-white p-6 text-sm text-slate-600"
+            data-testid="no-runs-match"
+          >
+            No run matches this filter.{" "}
+            <Link href="/" className="text-indigo-700 underline">
+              Show all runs
+            </Link>
+          </p>
+        ) : (
+          <RunsTable runs={runs} sortField={sort === "inject" ? sortField : undefined} />
+        )}
+      </section>
     </div>
   );
 }
@@ -198,57 +162,7 @@ function Deleted({ name }: { name: string }) {
       className="rounded bg-emerald-50 p-2 text-sm text-emerald-900"
       data-testid="deleted-notice"
     >
-      Run <span className="font-mono">{name}</span> was deleted.
+      Run <span className="ident font-mono">{name}</span> was deleted.
     </p>
-  );
-}
-
-/** The morning-after comparison: the newest run against the previous run of the same model. */
-function compareDefaults(runs: { name: string; model: string | null }[]): { a: string; b: string } | null {
-  for (let i = 0; i < runs.length; i++) {
-    const prev = runs.slice(i + 1).find((r) => r.model === runs[i].model);
-    if (prev) return { a: prev.name, b: runs[i].name };
-  }
-  return runs.length >= 2 ? { a: runs[1].name, b: runs[0].name } : null;
-}
-
-function CompareForm({ runs, defaults }: { runs: string[]; defaults: { a: string; b: string } | null }) {
-  if (runs.length < 2 || !defaults) return null;
-  return (
-    <form
-      method="get"
-      action="/compare"
-      className="flex flex-wrap items-end gap-2 rounded-lg border border-slate-200 bg-white p-3 text-xs text-slate-600"
-      data-testid="compare-form"
-    >
-      <span className="mr-2 self-center text-sm font-medium text-slate-800">Compare two runs</span>
-      <label className="flex flex-col">
-        Before
-        <select
-          name="a"
-          defaultValue={defaults.a}
-          className="mt-1 max-w-[20rem] rounded border border-slate-300 bg-white px-2 py-1 font-mono text-sm text-slate-900"
-        >
-          {runs.map((r) => (
-            <option key={r}>{r}</option>
-          ))}
-        </select>
-      </label>
-      <label className="flex flex-col">
-        After
-        <select
-          name="b"
-          defaultValue={defaults.b}
-          className="mt-1 max-w-[20rem] rounded border border-slate-300 bg-white px-2 py-1 font-mono text-sm text-slate-900"
-        >
-          {runs.map((r) => (
-            <option key={r}>{r}</option>
-          ))}
-        </select>
-      </label>
-      <button type="submit" className="rounded bg-slate-900 px-3 py-1.5 text-sm text-white">
-        Compare
-      </button>
-    </form>
   );
 }

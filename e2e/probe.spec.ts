@@ -11,12 +11,31 @@ test.beforeAll(() => {
   cli(["probes", "add", resolve("e2e", "fixtures", "versioned-probe.v2.json")]);
 });
 
-test("the probe list reads the database: built-in, added and When2Call probes", async ({ page }) => {
+test("the probe list reads the database: built-in, added and When2Call probes, in groups", async ({
+  page,
+}) => {
   const list = new ProbeListPage(page);
   await list.goto();
   await expect(list.builtin).toContainText("schedule_window");
-  await expect(list.when2call.getByTestId("probe-row")).toHaveCount(300);
-  await expect(page.getByTestId("probe-list-added")).toContainText("e2e_versioned");
+  await expect(list.group("file:versioned-probe.v1.json")).toContainText("e2e_versioned");
+  // 300 When2Call probes are one collapsed group with its count, paged 50 at a time.
+  await expect(list.when2call.getByTestId("group-count")).toContainText("300 probes");
+  await expect(list.when2call.getByTestId("probe-row").first()).toBeHidden();
+  await list.open(list.when2call);
+  await expect(list.when2call.getByTestId("probe-row")).toHaveCount(50);
+  await expect(list.when2call.getByTestId("group-position")).toHaveText("1–50 of 300");
+  const first = await list.when2call.getByTestId("probe-row").first().textContent();
+  await list.when2call.getByTestId("group-next").click();
+  await expect(page).toHaveURL(/group=run%3Awhen2call-calibration&after=/);
+  await expect(list.when2call).toHaveAttribute("open", "");
+  await expect(list.when2call.getByTestId("group-position")).toHaveText("51–100 of 300");
+  await expect(list.when2call.getByTestId("probe-row").first()).not.toHaveText(first ?? "");
+  await list.when2call.getByTestId("group-prev").click();
+  await expect(list.when2call.getByTestId("group-position")).toHaveText("1–50 of 300");
+  await expect(list.when2call.getByTestId("probe-row").first()).toHaveText(first ?? "");
+  // The page stays short: no 18,500 px list of every probe.
+  await list.goto();
+  expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThan(3000);
   await list.builtin.getByRole("link", { name: "schedule_window" }).click();
   await expect(page).toHaveURL(/\/probes\/schedule_window$/);
   await expect(page.getByTestId("probe-id")).toHaveText("schedule_window");
@@ -81,6 +100,7 @@ test("versions: the current one by default, ?version=N for an old one", async ({
 test("a When2Call probe (an id with colons) shows its tools", async ({ page }) => {
   const list = new ProbeListPage(page);
   await list.goto();
+  await list.open(list.when2call);
   const link = list.when2call.getByRole("link").first();
   const id = (await link.textContent()) ?? "";
   await link.click();

@@ -70,6 +70,9 @@ test.describe("runs overview", () => {
     const dialog = page.locator('dialog[open][data-testid="delete-dialog"]');
     await expect(dialog).toContainText("e2e-delete-me");
     await expect(dialog).toContainText(`${traces} traces`);
+    // It says only what is true: no fixture sets exist to spare yet.
+    await expect(dialog).not.toContainText("fixture");
+    await expect(dialog).toContainText("Probes and other runs are not touched");
     await dialog.getByTestId("confirm-delete").click();
     await expect(page.getByTestId("deleted-notice")).toContainText("e2e-delete-me");
     await expect(overview.row("e2e-delete-me")).toHaveCount(0);

@@ -444,16 +444,20 @@ test.describe("keyboard navigation within a filter", () => {
     expect(page.url()).toContain(`/traces/${inFilter[1]}?`);
   });
 
-  test("u goes back to the run's list with the same filter", async ({ page }) => {
+  test("u goes back to the run's list with the same filter, at this trace's row", async ({ page }) => {
     const tp = new TracePage(page);
     await tp.goto(inFilter[1], FILTER);
     await ready(page);
-    const back = `/runs/${encodeURIComponent(RUN)}?${FILTER}`;
+    const back = `/runs/${encodeURIComponent(RUN)}?${FILTER}&at=${inFilter[1]}`;
     await expect(tp.backLink).toHaveAttribute("href", back);
     await expect(page.getByTestId("run-link")).toHaveAttribute("href", back);
     await tp.press("u");
     await page.waitForURL(
-      (u) => u.pathname === `/runs/${encodeURIComponent(RUN)}` && u.search === `?${FILTER}`,
+      (u) => u.pathname === `/runs/${encodeURIComponent(RUN)}` && u.search === `?${FILTER}&at=${inFilter[1]}`,
+    );
+    await expect(page.locator('[data-testid="trace-row"][data-came-from="true"]')).toHaveAttribute(
+      "data-trace-id",
+      String(inFilter[1]),
     );
   });
 });

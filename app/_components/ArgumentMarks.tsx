@@ -6,7 +6,7 @@ import {
   type MarkedArgument,
   type OmittedField,
 } from "@/lib/probe/argumentMarks";
-import { breakable } from "./Breakable";
+import { breakable, identifier } from "./Breakable";
 import { CutNote } from "./SafeJsonBlock";
 import { inlineValue } from "./safeJson";
 
@@ -62,8 +62,9 @@ export function MarkLegend() {
         ))}
       </dl>
       <p className="mt-2 text-slate-600">
-        Marks come from the scorer's own rules (DESIGN.md): a probed field's marks follow from its label.
-        Values are shown as JSON, so <code className="font-mono">""</code>,{" "}
+        Marks follow the scorer's own rules, so a probed field's marks follow from its label: a value found in
+        the visible world (the redacted state or the user's text) is COPY, one the model was never shown is
+        INJECT, a field left out is OMIT. Values are shown as JSON, so <code className="font-mono">""</code>,{" "}
         <code className="font-mono">"null"</code> and <code className="font-mono">null</code> look different.
       </p>
     </details>
@@ -76,7 +77,7 @@ export function InlineValue({ value, max = 400 }: { value: unknown; max?: number
   return (
     <>
       <code
-        className="font-mono text-[13px] [overflow-wrap:anywhere] whitespace-pre-wrap text-slate-900"
+        className="font-mono text-[13px] break-words whitespace-pre-wrap text-slate-900"
         data-testid="arg-value"
       >
         {breakable(r.text)}
@@ -137,11 +138,8 @@ export function ArgumentTable({
               data-key={a.key}
               data-marks={a.marks.join(" ")}
             >
-              <th
-                scope="row"
-                className="py-1.5 pr-3 text-left font-mono font-normal [overflow-wrap:anywhere] text-slate-700"
-              >
-                {a.key}
+              <th scope="row" className="py-1.5 pr-3 text-left font-mono font-normal text-slate-700">
+                <span className="ident">{identifier(a.key)}</span>
                 {a.probed ? (
                   <span
                     className="ml-1 rounded bg-indigo-50 px-1 text-[10px] font-sans whitespace-nowrap text-indigo-800"
@@ -190,11 +188,8 @@ export function ArgumentTable({
                 data-testid="omitted-row"
                 data-key={o.field}
               >
-                <th
-                  scope="row"
-                  className="py-1.5 pr-3 text-left font-mono font-normal [overflow-wrap:anywhere]"
-                >
-                  {o.field}
+                <th scope="row" className="py-1.5 pr-3 text-left font-mono font-normal">
+                  <span className="ident">{identifier(o.field)}</span>
                   <span className="ml-1 rounded bg-indigo-50 px-1 text-[10px] font-sans whitespace-nowrap text-indigo-800">
                     probed
                   </span>

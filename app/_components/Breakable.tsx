@@ -33,3 +33,55 @@ export function breakable(text: string, run = RUN): ReactNode {
   out.push(text.slice(start));
   return <Fragment>{out}</Fragment>;
 }
+
+/** Where an identifier may break: after a path, word or namespace separator. */
+export const IDENTIFIER_BREAKS = "/-_:";
+
+/** Identifiers longer than this are cut with an ellipsis (the full value stays in the title). */
+const IDENT_MAX = 400;
+
+/**
+ * An identifier (run name, probe id, model, field, trace id) with a <wbr> after each `/`, `-`,
+ * `_` and `:`, so it wraps between its parts and never mid-word (`plover-lite-2/`, `nightly-`,
+ * `2026-11-29`); a part longer than RUN characters gets a break every RUN characters, as
+ * breakable() does. Rendered by <Ident>, whose `.ident` class (globals.css) keeps the browser
+ * from breaking elsewhere unless one part alone is wider than its box.
+ */
+export function identifier(text: string): ReactNode {
+  const out: ReactNode[] = [];
+  let start = 0;
+  let len = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    len++;
+    const sep = IDENTIFIER_BREAKS.includes(text[i]);
+    if ((sep || len >= RUN) && i < text.length - 1 && !(c >= 0xd800 && c <= 0xdbff)) {
+      out.push(text.slice(start, i + 1), <wbr key={i} />);
+      start = i + 1;
+      len = 0;
+    }
+  }
+  if (out.length === 0) return text;
+  out.push(text.slice(start));
+  return <Fragment>{out}</Fragment>;
+}
+
+/** An identifier as inline text that wraps only between its parts (see identifier()). */
+export function Ident({
+  text,
+  className = "",
+  max = IDENT_MAX,
+  testId,
+}: {
+  text: string;
+  className?: string;
+  max?: number;
+  testId?: string;
+}) {
+  const cut = text.length > max;
+  return (
+    <span className={`ident ${className}`} title={cut ? text : undefined} data-testid={testId}>
+      {identifier(cut ? `${text.slice(0, max)}…` : text)}
+    </span>
+  );
+}

@@ -1,6 +1,7 @@
 import { PAGE_BUDGET } from "@/lib/budget/jsonBudget";
 import { type Fact, isUsable } from "@/lib/gate/facts";
 import { InlineValue } from "./ArgumentMarks";
+import { identifier } from "./Breakable";
 import { CutNote } from "./SafeJsonBlock";
 
 /** Facts shown beyond the required ones: a probe or a world_state can hold thousands. */
@@ -36,70 +37,69 @@ export function FactsTable({
   if (keys.length === 0) return <p className="text-sm text-slate-500 italic">no facts</p>;
   return (
     <>
-      <table className="w-full text-sm" data-testid={testId}>
-        <thead className="border-b border-slate-200 text-left text-xs text-slate-500">
-          <tr>
-            <th className="py-1 pr-3 font-medium">Fact</th>
-            <th className="py-1 pr-3 font-medium">Status</th>
-            <th className="py-1 pr-3 font-medium">Value</th>
-            <th className="py-1 pr-3 font-medium">Source</th>
-            <th className="py-1 font-medium">Required</th>
-          </tr>
-        </thead>
-        <tbody>
-          {keys.map((k) => {
-            const f = Object.hasOwn(facts, k) ? facts[k] : undefined;
-            const isRequired = required.has(k);
-            const passes = isUsable(f);
-            return (
-              <tr
-                key={k}
-                className="border-b border-slate-100 align-top last:border-0"
-                data-testid="fact-row"
-                data-fact={k}
-              >
-                <th
-                  scope="row"
-                  className="py-1 pr-3 text-left font-mono font-normal [overflow-wrap:anywhere]"
+      <div className="overflow-x-auto">
+        <table className="w-full text-sm" data-testid={testId}>
+          <thead className="border-b border-slate-200 text-left text-xs text-slate-500">
+            <tr>
+              <th className="py-1 pr-3 font-medium">Fact</th>
+              <th className="py-1 pr-3 font-medium">Status</th>
+              <th className="py-1 pr-3 font-medium">Value</th>
+              <th className="py-1 pr-3 font-medium">Source</th>
+              <th className="py-1 font-medium">Required</th>
+            </tr>
+          </thead>
+          <tbody>
+            {keys.map((k) => {
+              const f = Object.hasOwn(facts, k) ? facts[k] : undefined;
+              const isRequired = required.has(k);
+              const passes = isUsable(f);
+              return (
+                <tr
+                  key={k}
+                  className="border-b border-slate-100 align-top last:border-0"
+                  data-testid="fact-row"
+                  data-fact={k}
                 >
-                  {k}
-                </th>
-                <td className={`py-1 pr-3 font-mono text-xs ${STATUS_STYLE[f?.status ?? "unknown"] ?? ""}`}>
-                  {f ? f.status : "missing (unknown)"}
-                </td>
-                <td className="py-1 pr-3">
-                  {f && f.value !== undefined ? (
-                    <InlineValue value={f.value} max={200} />
-                  ) : (
-                    <span className="text-slate-400">—</span>
-                  )}
-                </td>
-                <td className="py-1 pr-3 text-xs text-slate-600">
-                  {f?.source ?? "—"}
-                  {origin ? <span className="block text-[11px] text-slate-500">{origin(k)}</span> : null}
-                </td>
-                <td className="py-1 text-xs">
-                  {isRequired ? (
-                    passes ? (
-                      <span className="text-emerald-800">
-                        <span aria-hidden="true">✓ </span>
-                        {hypothetical ? "yes, would pass" : "yes, passes"}
-                      </span>
+                  <th scope="row" className="py-1 pr-3 text-left font-mono font-normal">
+                    <span className="ident">{identifier(k)}</span>
+                  </th>
+                  <td className={`py-1 pr-3 font-mono text-xs ${STATUS_STYLE[f?.status ?? "unknown"] ?? ""}`}>
+                    {f ? f.status : "missing (unknown)"}
+                  </td>
+                  <td className="py-1 pr-3">
+                    {f && f.value !== undefined ? (
+                      <InlineValue value={f.value} max={200} />
                     ) : (
-                      <span className="font-semibold text-red-800">
-                        <span aria-hidden="true">✗ </span>
-                        {hypothetical ? "yes, would block" : "yes, blocks"}
-                      </span>
-                    )
-                  ) : (
-                    <span className="text-slate-400">no</span>
-                  )}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+                      <span className="text-slate-400">—</span>
+                    )}
+                  </td>
+                  <td className="py-1 pr-3 text-xs text-slate-600">
+                    {f?.source ?? "—"}
+                    {origin ? <span className="block text-[11px] text-slate-500">{origin(k)}</span> : null}
+                  </td>
+                  <td className="py-1 text-xs">
+                    {isRequired ? (
+                      passes ? (
+                        <span className="text-emerald-800">
+                          <span aria-hidden="true">✓ </span>
+                          {hypothetical ? "yes, would pass" : "yes, passes"}
+                        </span>
+                      ) : (
+                        <span className="font-semibold text-red-800">
+                          <span aria-hidden="true">✗ </span>
+                          {hypothetical ? "yes, would block" : "yes, blocks"}
+                        </span>
+                      )
+                    ) : (
+                      <span className="text-slate-400">no</span>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
       {others.length > MAX_FACTS ? (
         <CutNote>{`showing the required facts and ${MAX_FACTS} of ${others.length.toLocaleString("en-US")} others`}</CutNote>
       ) : null}

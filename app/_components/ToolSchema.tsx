@@ -1,7 +1,7 @@
 import { PAGE_BUDGET } from "@/lib/budget/jsonBudget";
 import { isObject } from "@/lib/isObject";
 import { type Tool, toolParameters } from "@/lib/probe/schema";
-import { breakable } from "./Breakable";
+import { breakable, identifier } from "./Breakable";
 import { CutNote } from "./SafeJsonBlock";
 import { inlineValue } from "./safeJson";
 
@@ -64,8 +64,8 @@ export function ToolSchema({
   return (
     <div data-testid={testId}>
       <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
-        <span className="font-mono font-semibold [overflow-wrap:anywhere]" data-testid="tool-name">
-          {tool.name}
+        <span className="ident font-mono font-semibold" data-testid="tool-name">
+          {identifier(tool.name)}
         </span>
         <span
           className={`rounded px-1.5 py-0.5 text-xs ring-1 ring-inset ${tool.mutating ? "bg-red-50 text-red-800 ring-red-600/30" : "bg-sky-50 text-sky-800 ring-sky-600/30"}`}
@@ -111,7 +111,7 @@ export function ToolSchema({
                   data-param={n}
                 >
                   <th scope="row" className="py-1 pr-3 text-left font-normal">
-                    <span className="font-mono [overflow-wrap:anywhere]">{n}</span>
+                    <span className="ident font-mono">{identifier(n)}</span>
                     {desc ? (
                       <span className="block min-w-48 text-xs text-slate-500">
                         {breakable(desc.length > 600 ? `${desc.slice(0, 600)}…` : desc)}

@@ -8,7 +8,7 @@ import { isTyping } from "./keyboard";
 const KEYS: KeyHelp[] = [
   { key: "j", does: "next trace in this filter" },
   { key: "k", does: "previous trace in this filter" },
-  { key: "u", does: "back to the run's trace list (same filter)" },
+  { key: "u", does: "back to this trace's row in the run's list (same filter)" },
   { key: "?", does: "show this list" },
   { key: "Esc", does: "close this list" },
 ];
@@ -36,11 +36,11 @@ export function TraceKeys({
     const onKey = (e: KeyboardEvent) => {
       if (isTyping(e)) return;
       if (dialog.current?.open && e.key !== "?") return;
-      const go = (href: string | null, none: string) => {
+      const go = (href: string | null, none: string, scroll = true) => {
         e.preventDefault();
         if (href) {
           setStatus("");
-          router.push(href);
+          router.push(href, { scroll });
         } else setStatus(none);
       };
       switch (e.key) {
@@ -49,7 +49,8 @@ export function TraceKeys({
         case "k":
           return go(prevHref, "No previous trace in this filter.");
         case "u":
-          return go(backHref, "");
+          // The run page scrolls to the row this trace came from itself.
+          return go(backHref, "", false);
         case "?": {
           e.preventDefault();
           const d = dialog.current;

@@ -1,7 +1,7 @@
 import { PAGE_BUDGET } from "@/lib/budget/jsonBudget";
 import type { Probe } from "@/lib/probe/schema";
 import { InlineValue } from "./ArgumentMarks";
-import { breakable } from "./Breakable";
+import { breakable, identifier } from "./Breakable";
 import { CutNote } from "./SafeJsonBlock";
 
 const MAX_TEXT = 20_000;
@@ -26,9 +26,9 @@ export function SafeStateTable({ state, testId }: { state: Record<string, unknow
             <tr key={k} className="border-b border-slate-100 last:border-0">
               <th
                 scope="row"
-                className="w-2/5 py-1 pr-4 text-left align-top font-mono font-normal text-slate-500 [overflow-wrap:anywhere]"
+                className="w-2/5 py-1 pr-4 text-left align-top font-mono font-normal text-slate-500"
               >
-                {k}
+                <span className="ident">{identifier(k)}</span>
               </th>
               <td className="py-1 [overflow-wrap:anywhere]">
                 {typeof v === "string" ? (

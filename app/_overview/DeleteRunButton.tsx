@@ -1,6 +1,7 @@
 "use client";
 
 import { useActionState, useRef } from "react";
+import { Ident } from "@/app/_components/Breakable";
 import { type ActionState, deleteRunAction } from "@/app/actions";
 
 /** Delete with a confirmation that names the run and its trace count. */
@@ -20,15 +21,15 @@ export function DeleteRunButton({ name, traces }: { name: string; traces: number
       </button>
       <dialog
         ref={dialog}
-        className="m-auto w-[28rem] rounded-lg p-0 shadow-xl backdrop:bg-slate-900/40"
+        className="m-auto w-[min(28rem,calc(100vw-2rem))] rounded-lg p-0 shadow-xl backdrop:bg-slate-900/40"
         data-testid="delete-dialog"
       >
         <form action={action} className="space-y-3 p-5">
           <h2 className="text-lg font-semibold">Delete this run?</h2>
           <p className="text-sm text-slate-700">
-            Run <span className="font-mono font-semibold break-all">{name}</span> and its{" "}
+            Run <Ident text={name} className="font-mono font-semibold" /> and its{" "}
             <strong>{traces.toLocaleString("en-US")} traces</strong> will be deleted, with their labels and
-            rejected lines. Probes, other runs and curated fixtures are not touched.
+            the run's rejected lines. Probes and other runs are not touched.
           </p>
           <input type="hidden" name="name" value={name} />
           <input type="hidden" name="traces" value={traces} />

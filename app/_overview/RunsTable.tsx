@@ -1,27 +1,14 @@
 import Link from "next/link";
+import { Ident } from "@/app/_components/Breakable";
 import { LabelChip } from "@/app/_components/LabelChip";
 import { RateCell } from "@/app/_components/RateCell";
+import { ScrollBox } from "@/app/_components/ScrollBox";
 import type { FieldCounts, RunSummary } from "@/db/queries/runs";
+import { ANY_FIELD } from "@/lib/ingest/tags";
 import { LABEL_ORDER } from "@/lib/labelOrder";
-import { wilson } from "@/lib/stats";
+import { pct, wilson } from "@/lib/stats";
 import { DeleteRunButton } from "./DeleteRunButton";
-
-/** Every field of every probe summed: for runs whose probes name many fields. */
-export function allFields(fields: FieldCounts[]): FieldCounts {
-  const out: FieldCounts = {
-    field: `all ${fields.length} fields`,
-    n: 0,
-    labels: { ASK: 0, OMIT: 0, COPY: 0, INJECT: 0, DRIFT: 0, ERROR: 0 },
-    reasons: {},
-    human: { agree: 0, disagree: 0 },
-    recorded: { agree: 0, disagree: 0 },
-  };
-  for (const f of fields) {
-    out.n += f.n;
-    for (const l of LABEL_ORDER) out.labels[l] += f.labels[l] ?? 0;
-  }
-  return out;
-}
+import { allFields, injectSortKey } from "./sort";
 
 /** The fields a run's row shows: each when there are few, else their sum. */
 export function shownFields(run: RunSummary): FieldCounts[] {
@@ -39,14 +26,15 @@ function topFlags(run: RunSummary): [string, number][] {
     .slice(0, 3);
 }
 
-export function RunsTable({ runs }: { runs: RunSummary[] }) {
+/** One row group per run; `sortField`, when the runs are sorted by INJECT, shows each run's sort key. */
+export function RunsTable({ runs, sortField }: { runs: RunSummary[]; sortField?: string }) {
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
+    <ScrollBox label="Runs table" className="rounded-lg border border-slate-200 bg-white">
       <table className="w-full text-sm" data-testid="runs-table">
         <thead className="border-b border-slate-200 bg-slate-50 text-left text-xs text-slate-600">
           <tr>
-            <th className="px-3 py-2 font-medium">Run</th>
-            <th className="px-3 py-2 font-medium">Model</th>
+            <th className="sticky left-0 z-[1] min-w-[11.5rem] bg-slate-50 px-3 py-2 font-medium">Run</th>
+            <th className="min-w-[8rem] px-3 py-2 font-medium">Model</th>
             <th className="px-3 py-2 text-right font-medium">Traces</th>
             <th className="px-3 py-2 font-medium">Field</th>
             {LABEL_ORDER.map((l) => (
@@ -77,22 +65,28 @@ export function RunsTable({ runs }: { runs: RunSummary[] }) {
                 <tr key={f?.field ?? "none"} className="align-top">
                   {i === 0 ? (
                     <>
-                      <td rowSpan={span} className="px-3 py-2">
+                      {/* Sticky, so a phone scrolling the rates sideways still sees whose they are. */}
+                      <td rowSpan={span} className="sticky left-0 z-[1] bg-white px-3 py-2">
                         <Link
                           href={href}
-                          className="font-mono font-medium break-all text-indigo-700 hover:underline"
+                          className="font-mono font-medium text-indigo-700 hover:underline"
                           data-testid="run-link"
                         >
-                          {run.name}
+                          <Ident text={run.name} />
                         </Link>
                         <div className="text-xs text-slate-500">
-                          {run.date.slice(0, 16).replace("T", " ")}
+                          <span className="whitespace-nowrap">{run.date.slice(0, 16).replace("T", " ")}</span>
                           {" · "}
-                          {run.probes.length === 1 ? run.probes[0].id : `${run.probes.length} probes`}
+                          {run.probes.length === 1 ? (
+                            <Ident text={run.probes[0].id} />
+                          ) : (
+                            `${run.probes.length} probes`
+                          )}
                         </div>
+                        {sortField ? <SortKey run={run} field={sortField} /> : null}
                       </td>
-                      <td rowSpan={span} className="min-w-[9rem] px-3 py-2 font-mono text-xs break-words">
-                        {run.model ?? "—"}
+                      <td rowSpan={span} className="px-3 py-2 font-mono text-xs">
+                        {run.model ? <Ident text={run.model} /> : "—"}
                         {run.mismatchCount > 0 ? (
                           <div
                             className="mt-1 inline-block rounded bg-amber-100 px-1 py-px font-sans text-[11px] whitespace-nowrap text-amber-900"
@@ -109,7 +103,7 @@ export function RunsTable({ runs }: { runs: RunSummary[] }) {
                     </>
                   ) : null}
                   <td className="px-3 py-2 font-mono text-xs">
-                    {f ? f.field : <span className="text-slate-400">no field</span>}
+                    {f ? <Ident text={f.field} /> : <span className="text-slate-400">no field</span>}
                   </td>
                   {LABEL_ORDER.map((l) => (
                     <td key={l} className="px-2 py-2">
@@ -153,6 +147,30 @@ export function RunsTable({ runs }: { runs: RunSummary[] }) {
           );
         })}
       </table>
+    </ScrollBox>
+  );
+}
+
+/** The number an INJECT sort ranked this run by, in words. */
+function SortKey({ run, field }: { run: RunSummary; field: string }) {
+  const key = injectSortKey(run, field);
+  return (
+    <div className="mt-1 text-[11px] text-slate-600" data-testid="sort-key">
+      {key < 0 ? (
+        <>does not probe {field === ANY_FIELD ? "any field" : <span className="font-mono">{field}</span>}</>
+      ) : (
+        <>
+          INJECT at least {pct(key, 1)}
+          {field === ANY_FIELD ? (
+            " (every field)"
+          ) : (
+            <>
+              {" "}
+              on <span className="font-mono">{field}</span>
+            </>
+          )}
+        </>
+      )}
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { RateCell } from "@/app/_components/RateCell";
 import type { FieldCounts } from "@/db/queries/runs";
 import { LABEL_ORDER } from "@/lib/labelOrder";
 import { twoProportionZ, wilson } from "@/lib/stats";
+import { formatDelta } from "./delta";
 
 /** How each label's rate moved for one field, with both intervals and whether it is likely real. */
 export function ChangeTable({
@@ -34,7 +35,13 @@ export function ChangeTable({
           const delta = (bn ? bk / bn : 0) - (an ? ak / an : 0);
           const z = twoProportionZ(ak, an, bk, bn);
           const real = z !== undefined && Math.abs(z) > 1.96;
+          const shown = formatDelta(delta);
           const worse = (l === "INJECT" || l === "DRIFT" || l === "ERROR") === delta > 0;
+          const verdict = !real
+            ? "within sampling noise"
+            : worse
+              ? "worse: beyond sampling noise (95%)"
+              : "better: beyond sampling noise (95%)";
           return (
             <tr
               key={l}
@@ -55,12 +62,16 @@ export function ChangeTable({
                 <span
                   className={`font-mono tabular-nums ${real ? (worse ? "font-semibold text-red-700" : "font-semibold text-emerald-700") : "text-slate-600"}`}
                   data-testid="delta"
+                  data-verdict={!real ? "noise" : worse ? "worse" : "better"}
                 >
-                  {delta > 0 ? "▲ +" : delta < 0 ? "▼ −" : "± "}
-                  {Math.abs(delta * 100).toFixed(1)} pt
+                  {shown.arrow ? `${shown.arrow} ` : ""}
+                  {shown.text}
                 </span>
-                <div className="text-[11px] text-slate-500">
-                  {real ? "beyond sampling noise (95%)" : "within sampling noise"}
+                <div
+                  className={`min-w-[8rem] text-[11px] whitespace-normal ${real ? (worse ? "text-red-800" : "text-emerald-800") : "text-slate-500"}`}
+                >
+                  {real ? (worse ? "✗ " : "✓ ") : ""}
+                  {verdict}
                 </div>
               </td>
             </tr>

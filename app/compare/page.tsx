@@ -1,27 +1,34 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { Ident } from "@/app/_components/Breakable";
 import { Card } from "@/app/_components/Card";
-import { LabelChip } from "@/app/_components/LabelChip";
+import { ScrollBox } from "@/app/_components/ScrollBox";
 import { getDb } from "@/db/client";
-import { changedTraces, labelTransitions } from "@/db/queries/compare";
-import { getRunSummary } from "@/db/queries/runs";
+import { labelTransitions, type PairCell } from "@/db/queries/compare";
+import { getRunSummary, listRunSummaries } from "@/db/queries/runs";
+import { LABELS } from "@/lib/probe/schema";
+import { ChangedTraces } from "./ChangedTraces";
 import { ChangeTable } from "./ChangeTable";
-import { TransitionMatrix } from "./TransitionMatrix";
+import { CompareForm, compareDefaults } from "./CompareForm";
+import { MatrixLegend, TransitionMatrix } from "./TransitionMatrix";
 
 export const metadata = { title: "Compare runs" };
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) || undefined;
+const cursor = (v: string | undefined) => (v && /^[1-9][0-9]{0,15}$/.test(v) ? Number(v) : undefined);
 
 export default async function ComparePage({ searchParams }: Props) {
   const sp = await searchParams;
   const aName = one(sp.a);
   const bName = one(sp.b);
-  if (!aName || !bName) notFound();
   const db = getDb();
+  if (!aName || !bName) return <ChooseRuns a={aName} b={bName} />;
   const a = getRunSummary(db, aName);
   const b = getRunSummary(db, bName);
   if (!a || !b) notFound();
+  if (a.id === b.id) return <ChooseRuns a={aName} b={bName} same />;
+
   const fields = [...new Set([...a.fields, ...b.fields].map((f) => f.field))]
     .filter((f) => a.fields.some((x) => x.field === f) && b.fields.some((x) => x.field === f))
     .slice(0, 6);
@@ -34,14 +41,28 @@ export default async function ComparePage({ searchParams }: Props) {
           b: getRunSummary(db, bName, p.id),
         }))
       : [];
-  const changed = changedTraces(db, a.id, b.id, 50);
-  const transitions = changed.pairs > 0 ? labelTransitions(db, a.id, b.id) : {};
+  const transitions = labelTransitions(db, a.id, b.id);
+  const cellField = one(sp.field);
+  const from = one(sp.from);
+  const to = one(sp.to);
+  const labels = LABELS as readonly string[];
+  const cell: PairCell | undefined =
+    cellField && from && to && transitions[cellField] && labels.includes(from) && labels.includes(to)
+      ? { field: cellField, from, to }
+      : undefined;
+  const base = new URLSearchParams({ a: a.name, b: b.name });
+  const href = (extra: Record<string, string>) => {
+    const p = new URLSearchParams(base);
+    for (const [k, v] of Object.entries(extra)) p.set(k, v);
+    return `/compare?${p}`;
+  };
+  const cellParams: Record<string, string> = cell ? { field: cell.field, from: cell.from, to: cell.to } : {};
   const runLink = (name: string) => `/runs/${encodeURIComponent(name)}`;
 
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-end justify-between gap-3">
-        <div>
+        <div className="min-w-0">
           <p className="text-xs text-slate-500">
             <Link href="/" className="hover:underline">
               Runs
@@ -54,7 +75,7 @@ export default async function ComparePage({ searchParams }: Props) {
               className="font-mono text-indigo-700 hover:underline"
               data-testid="compare-a"
             >
-              {a.name}
+              <Ident text={a.name} />
             </Link>{" "}
             <span className="text-slate-400">→</span>{" "}
             <Link
@@ -62,20 +83,26 @@ export default async function ComparePage({ searchParams }: Props) {
               className="font-mono text-indigo-700 hover:underline"
               data-testid="compare-b"
             >
-              {b.name}
+              <Ident text={b.name} />
             </Link>
           </h1>
           <p className="text-sm text-slate-600">
-            before: {a.model} · {a.traceCount} traces · {a.date.slice(0, 10)} — after: {b.model} ·{" "}
+            before: <Ident text={a.model ?? "—"} className="font-mono" /> · {a.traceCount} traces ·{" "}
+            {a.date.slice(0, 10)} — after: <Ident text={b.model ?? "—"} className="font-mono" /> ·{" "}
             {b.traceCount} traces · {b.date.slice(0, 10)}
           </p>
         </div>
-        <Link
-          href={`/compare?${new URLSearchParams({ a: b.name, b: a.name })}`}
-          className="rounded border border-slate-300 bg-white px-3 py-1.5 text-sm"
-        >
-          Swap
-        </Link>
+        <div className="flex gap-2">
+          <Link
+            href={`/compare?${new URLSearchParams({ a: b.name, b: a.name })}`}
+            className="rounded border border-slate-300 bg-white px-3 py-1.5 text-sm"
+          >
+            Swap
+          </Link>
+          <Link href="/compare" className="rounded border border-slate-300 bg-white px-3 py-1.5 text-sm">
+            Other runs
+          </Link>
+        </div>
       </div>
 
       {fields.length === 0 ? (
@@ -85,16 +112,24 @@ export default async function ComparePage({ searchParams }: Props) {
       ) : (
         <div className="grid gap-4 lg:grid-cols-2">
           {fields.map((f) => (
-            <Card key={f} title={<span className="font-mono normal-case">{f}</span>}>
-              <ChangeTable
-                field={f}
-                a={a.fields.find((x) => x.field === f)}
-                b={b.fields.find((x) => x.field === f)}
-              />
+            <Card key={f} title={<Ident text={f} className="font-mono normal-case" />}>
+              <ScrollBox label={`Rates of ${f}`}>
+                <ChangeTable
+                  field={f}
+                  a={a.fields.find((x) => x.field === f)}
+                  b={b.fields.find((x) => x.field === f)}
+                />
+              </ScrollBox>
             </Card>
           ))}
         </div>
       )}
+      {fields.length > 0 ? (
+        <p className="text-xs text-slate-500">
+          A change is called beyond sampling noise when a two-proportion z-test puts it outside 95%; ✗ marks
+          one for the worse (more INJECT, DRIFT or ERROR, or fewer of the others), ✓ one for the better.
+        </p>
+      ) : null}
 
       {byProbe.length > 0 ? (
         <Card title="By probe">
@@ -102,15 +137,17 @@ export default async function ComparePage({ searchParams }: Props) {
             {byProbe.map((p) => {
               const f = p.a?.fields[0]?.field;
               return f ? (
-                <div key={p.id}>
+                <div key={p.id} className="min-w-0">
                   <h3 className="mb-1 font-mono text-sm">
-                    {p.id} · {f}
+                    <Ident text={p.id} /> · <Ident text={f} />
                   </h3>
-                  <ChangeTable
-                    field={f}
-                    a={p.a?.fields.find((x) => x.field === f)}
-                    b={p.b?.fields.find((x) => x.field === f)}
-                  />
+                  <ScrollBox label={`Rates of ${p.id}`}>
+                    <ChangeTable
+                      field={f}
+                      a={p.a?.fields.find((x) => x.field === f)}
+                      b={p.b?.fields.find((x) => x.field === f)}
+                    />
+                  </ScrollBox>
                 </div>
               ) : null;
             })}
@@ -119,7 +156,7 @@ export default async function ComparePage({ searchParams }: Props) {
       ) : null}
 
       <Card title="Traces whose labels changed">
-        {changed.pairs === 0 ? (
+        {Object.keys(transitions).length === 0 ? (
           <p className="text-sm text-slate-600" data-testid="no-pairs">
             No trace id appears in both runs for the same probe, so traces cannot be paired; compare the rates
             above.
@@ -127,55 +164,89 @@ export default async function ComparePage({ searchParams }: Props) {
         ) : (
           <>
             <p className="mb-2 text-sm text-slate-600" data-testid="pair-summary">
-              {changed.pairs.toLocaleString("en-US")} trace ids appear in both runs for the same probe. How
-              their labels moved (rows: before, columns: after; the diagonal did not change):
+              Trace ids that appear in both runs for the same probe, by how their labels moved (rows: before,
+              columns: after; the diagonal did not change):
             </p>
-            <div className="mb-4 grid gap-4 lg:grid-cols-2">
+            <MatrixLegend />
+            <div className="mt-2 mb-4 grid gap-4 lg:grid-cols-2">
               {Object.entries(transitions)
                 .slice(0, 6)
                 .map(([field, m]) => (
-                  <TransitionMatrix key={field} field={field} matrix={m} />
+                  <ScrollBox key={field} label={`Transitions of ${field}`}>
+                    <TransitionMatrix
+                      field={field}
+                      matrix={m}
+                      cellHref={(f, t) => `${href({ field, from: f, to: t })}#changed`}
+                      selected={cell?.field === field ? cell : undefined}
+                    />
+                  </ScrollBox>
                 ))}
             </div>
-            <p className="mb-1 text-sm text-slate-600">
-              {changed.changed.length === 50 ? "The first 50 traces" : `The ${changed.changed.length} traces`}{" "}
-              whose labels changed:
-            </p>
-            {changed.changed.length > 0 ? (
-              <table className="w-full text-sm" data-testid="changed-traces">
-                <thead>
-                  <tr className="text-left text-xs text-slate-500">
-                    <th className="py-1 pr-3 font-medium">Trace id</th>
-                    <th className="py-1 pr-3 font-medium">Before</th>
-                    <th className="py-1 pr-3 font-medium">After</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {changed.changed.map((c) => (
-                    <tr key={c.aId} className="border-t border-slate-100" data-testid="changed-trace">
-                      <td className="py-1.5 pr-3 font-mono text-xs">{c.extId}</td>
-                      <td className="py-1.5 pr-3">
-                        <Link href={`/traces/${c.aId}`} className="flex flex-wrap gap-1">
-                          {Object.entries(c.aLabels).map(([f, l]) => (
-                            <LabelChip key={f} field={f} label={l} />
-                          ))}
-                        </Link>
-                      </td>
-                      <td className="py-1.5 pr-3">
-                        <Link href={`/traces/${c.bId}`} className="flex flex-wrap gap-1">
-                          {Object.entries(c.bLabels).map(([f, l]) => (
-                            <LabelChip key={f} field={f} label={l} />
-                          ))}
-                        </Link>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            ) : null}
+            <ChangedTraces
+              aRunId={a.id}
+              bRunId={b.id}
+              cell={cell}
+              after={cursor(one(sp.after))}
+              before={cursor(one(sp.before))}
+              pageHref={(k, id) => `${href({ ...cellParams, [k]: String(id) })}#changed`}
+              allHref={`${href({})}#changed`}
+            />
           </>
         )}
       </Card>
+    </div>
+  );
+}
+
+/** No runs named, one, or the same run twice: say which, and offer the form. */
+function ChooseRuns({ a, b, same = false }: { a?: string; b?: string; same?: boolean }) {
+  const runs = listRunSummaries(getDb());
+  const names = runs.map((r) => r.name);
+  const known = (n?: string) => (n && names.includes(n) ? n : undefined);
+  const d = compareDefaults(runs);
+  const defaults = { a: known(a) ?? d?.a, b: same ? d?.b : (known(b) ?? d?.b) };
+  if (same && defaults.a === defaults.b) defaults.b = names.find((n) => n !== defaults.a);
+  return (
+    <div className="max-w-3xl space-y-4" data-testid="compare-start">
+      <div>
+        <p className="text-xs text-slate-500">
+          <Link href="/" className="hover:underline">
+            Runs
+          </Link>{" "}
+          / compare
+        </p>
+        <h1 className="text-xl font-semibold">Compare two runs</h1>
+        <p className="mt-1 text-sm text-slate-600">
+          Per field, how each label rate moved from the run before to the run after, with both intervals and
+          whether the move is beyond sampling noise; for trace ids in both runs, which traces changed label.
+        </p>
+      </div>
+      {same ? (
+        <p
+          role="status"
+          className="rounded border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900"
+          data-testid="same-run"
+        >
+          Both sides are run <Ident text={a ?? ""} className="font-mono" />: a run compared with itself has
+          nothing that changed. Pick another run for one side.
+        </p>
+      ) : a || b ? (
+        <p role="status" className="text-sm text-slate-700" data-testid="one-run">
+          Pick the run to compare <Ident text={(a ?? b) as string} className="font-mono" /> with.
+        </p>
+      ) : null}
+      {names.length < 2 ? (
+        <p className="rounded-lg border border-dashed border-slate-300 bg-white p-6 text-sm text-slate-600">
+          {names.length === 0 ? "There are no runs yet." : "There is only one run so far."} Comparing needs
+          two:{" "}
+          <Link href="/upload" className="text-indigo-700 underline">
+            upload
+          </Link>{" "}
+          or ingest another.
+        </p>
+      ) : (
+        <CompareForm runs={names} defaults={defaults} titled={false} />
+      )}
     </div>
   );
 }

@@ -1,48 +1,44 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { connection } from "next/server";
+import { Ident } from "@/app/_components/Breakable";
 import { getDb } from "@/db/client";
-import { listProbes, type StoredProbe } from "@/db/queries/probes";
-import { probeOrigins, tracesPerProbe } from "@/db/queries/probeUsage";
-import { compileProbe } from "@/lib/probe/compile";
+import { listProbes } from "@/db/queries/probes";
+import { probeOrigins, runsPerProbe, tracesPerProbe } from "@/db/queries/probeUsage";
+import { groupProbes, type ProbeGroup } from "@/lib/probeGroups";
+import { ProbeTable } from "./ProbeTable";
 
 export const metadata: Metadata = { title: "Probes" };
 
-/** Titles come from probe files and inline probes: never let one flood the list. */
-function short(s: string, max = 200): string {
-  return s.length > max ? `${s.slice(0, max)}…` : s;
-}
-
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-function groupOf(origin: string | undefined, p: StoredProbe): "builtin" | "when2call" | "added" {
-  if (p.builtin) return "builtin";
-  if (origin === "when2call") return "when2call";
-  return "added";
-}
+/** Rows per page within a group. */
+const PROBE_PAGE = 50;
+/** A group this small starts open; bigger ones start collapsed (open one to page through it). */
+const OPEN_UP_TO = 20;
 
-const GROUPS = [
-  { key: "builtin", title: "Built-in", note: "shipped in fixtures/probes/" },
-  {
-    key: "added",
-    title: "Added",
-    note: "from probe files (assumeprobe probes add) or inline in trace records",
-  },
-  {
-    key: "when2call",
-    title: "When2Call calibration",
-    note: "one probe per NVIDIA When2Call question (Apache-2.0)",
-  },
-] as const;
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) || undefined;
+
+const NOTES: Record<ProbeGroup["kind"], string> = {
+  builtin: "shipped in fixtures/probes/",
+  file: "added with assumeprobe probes add",
+  run: "defined inside the run's trace records",
+  inline: "defined inside trace records",
+  when2call: "one probe per NVIDIA When2Call question (Apache-2.0)",
+  other: "",
+};
 
 export default async function ProbesPage({ searchParams }: Props) {
   await connection();
   const sp = await searchParams;
-  const q = (Array.isArray(sp.q) ? sp.q[0] : sp.q)?.trim().slice(0, 200) ?? "";
+  const q = one(sp.q)?.trim().slice(0, 200) ?? "";
+  const openKey = one(sp.group);
+  const after = one(sp.after);
   const db = getDb();
   const probes = listProbes(db);
   const origins = probeOrigins(db);
   const counts = tracesPerProbe(db);
+  const runs = runsPerProbe(db);
   const needle = q.toLowerCase();
   const shown = needle
     ? probes.filter(
@@ -52,6 +48,19 @@ export default async function ProbesPage({ searchParams }: Props) {
           (p.probe.tool?.name ?? "").toLowerCase().includes(needle),
       )
     : probes;
+  const byId = new Map(shown.map((p) => [p.probe.id, p]));
+  const groups = groupProbes(
+    shown.map((p) => ({
+      id: p.probe.id,
+      origin: p.builtin ? "builtin" : (origins.get(p.probe.id) ?? ""),
+      runs: runs.get(p.probe.id) ?? [],
+    })),
+  );
+  const href = (params: Record<string, string>) => {
+    const p = new URLSearchParams(q ? { q } : {});
+    for (const [k, v] of Object.entries(params)) p.set(k, v);
+    return `/probes?${p}`;
+  };
 
   return (
     <div className="space-y-4">
@@ -59,10 +68,11 @@ export default async function ProbesPage({ searchParams }: Props) {
         <h1 className="text-xl font-semibold">Probes</h1>
         <p className="mt-1 text-sm text-slate-600">
           Each probe is one closed world: what the model sees, what is true, and the tool whose call is
-          scored. Every change to a probe is a new version; traces keep the version that scored them.
+          scored. Every change to a probe is a new version; traces keep the version that scored them. Probes
+          are grouped by where they came from.
         </p>
       </div>
-      <form method="get" className="flex items-center gap-2">
+      <form method="get" className="flex flex-wrap items-center gap-2">
         <label htmlFor="probe-q" className="text-sm text-slate-600">
           Find
         </label>
@@ -71,7 +81,7 @@ export default async function ProbesPage({ searchParams }: Props) {
           name="q"
           defaultValue={q}
           placeholder="id, title or tool"
-          className="w-72 rounded border border-slate-300 bg-white px-2 py-1 text-sm"
+          className="w-full max-w-72 min-w-0 flex-1 rounded border border-slate-300 bg-white px-2 py-1 text-sm"
           data-testid="probe-search"
         />
         <button type="submit" className="rounded bg-slate-900 px-3 py-1 text-sm text-white">
@@ -84,84 +94,86 @@ export default async function ProbesPage({ searchParams }: Props) {
         ) : null}
         <span className="text-sm text-slate-500" data-testid="probe-count">
           {shown.length === probes.length
-            ? `${probes.length} probes`
+            ? `${probes.length} probes in ${groups.length} group${groups.length === 1 ? "" : "s"}`
             : `${shown.length} of ${probes.length} probes`}
         </span>
       </form>
       {shown.length === 0 ? <p className="text-sm text-slate-500 italic">No probe matches.</p> : null}
-      {GROUPS.map((g) => {
-        const rows = shown.filter((p) => groupOf(origins.get(p.probe.id), p) === g.key);
-        if (rows.length === 0) return null;
+      {groups.map((g) => {
+        const ids = g.probes;
+        // Keyset pages by probe id within the group (ids are sorted).
+        const here = g.key === openKey && after ? ids.findIndex((id) => id > after) : 0;
+        const start = here < 0 ? Math.max(0, ids.length - PROBE_PAGE) : here;
+        const pageIds = ids.slice(start, start + PROBE_PAGE);
+        const rows = pageIds.map((id) => byId.get(id)).filter((p) => p !== undefined);
+        const open =
+          g.key === openKey || ids.length <= OPEN_UP_TO || (needle !== "" && ids.length <= PROBE_PAGE);
+        const prevStart = Math.max(0, start - PROBE_PAGE);
+        const anchor = `group-${g.key.replace(/[^A-Za-z0-9_-]+/g, "-")}`;
         return (
-          <section key={g.key} aria-labelledby={`g-${g.key}`}>
-            <h2 id={`g-${g.key}`} className="text-sm font-semibold tracking-wide text-slate-700 uppercase">
-              {g.title}{" "}
-              <span className="font-normal text-slate-500 normal-case">
-                ({rows.length}) · {g.note}
-              </span>
-            </h2>
-            <div className="mt-2 overflow-x-auto rounded-lg border border-slate-200 bg-white">
-              <table
-                className="w-full table-fixed text-sm"
-                data-testid={g.key === "builtin" ? "probe-list" : `probe-list-${g.key}`}
+          <details
+            key={g.key}
+            id={anchor}
+            open={open}
+            className="group rounded-lg"
+            data-testid="probe-group"
+            data-key={g.key}
+            data-kind={g.kind}
+          >
+            <summary className="cursor-pointer list-none text-sm font-semibold tracking-wide text-slate-700 uppercase [&::-webkit-details-marker]:hidden">
+              <span
+                aria-hidden="true"
+                className="mr-1 inline-block transition-transform group-open:rotate-90"
               >
-                <thead className="border-b border-slate-200 bg-slate-50 text-left text-xs text-slate-600">
-                  <tr>
-                    <th className="w-[40%] px-3 py-2 font-medium">Probe</th>
-                    <th className="w-[28%] px-3 py-2 font-medium">Tool</th>
-                    <th className="w-[18%] px-3 py-2 font-medium">Probed fields</th>
-                    <th className="w-[6%] px-3 py-2 text-right font-medium">Version</th>
-                    <th className="w-[8%] px-3 py-2 text-right font-medium">Traces</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {rows.map((p) => (
-                    <tr
-                      key={p.probe.id}
-                      className="border-b border-slate-100 align-top last:border-0 hover:bg-slate-50"
-                      data-testid="probe-row"
+                ▸
+              </span>
+              <Ident text={g.label} className="normal-case" />{" "}
+              <span className="font-normal text-slate-500 normal-case" data-testid="group-count">
+                ({ids.length.toLocaleString("en-US")} probe{ids.length === 1 ? "" : "s"})
+                {NOTES[g.kind] ? ` · ${NOTES[g.kind]}` : ""}
+              </span>
+            </summary>
+            <div className="mt-2 space-y-2">
+              <ProbeTable
+                rows={rows}
+                counts={counts}
+                testId={g.kind === "builtin" ? "probe-list" : `probe-list-${g.kind}`}
+              />
+              {ids.length > PROBE_PAGE ? (
+                <nav
+                  className="flex flex-wrap items-center justify-end gap-2 text-sm"
+                  aria-label={`Pages of ${g.label}`}
+                >
+                  <span className="text-slate-600 tabular-nums" data-testid="group-position">
+                    {(start + 1).toLocaleString("en-US")}–{(start + rows.length).toLocaleString("en-US")} of{" "}
+                    {ids.length.toLocaleString("en-US")}
+                  </span>
+                  {start > 0 ? (
+                    <Link
+                      href={
+                        prevStart === 0
+                          ? `${href({ group: g.key })}#${anchor}`
+                          : `${href({ group: g.key, after: ids[prevStart - 1] })}#${anchor}`
+                      }
+                      className="rounded border border-slate-300 bg-white px-2.5 py-1 hover:bg-slate-50"
+                      data-testid="group-prev"
                     >
-                      <td className="px-3 py-2">
-                        <Link
-                          href={`/probes/${encodeURIComponent(p.probe.id)}`}
-                          className="font-mono font-medium [overflow-wrap:anywhere] text-indigo-700 hover:underline"
-                        >
-                          {p.probe.id}
-                        </Link>
-                        {p.probe.title ? (
-                          <div className="text-xs text-slate-600">{short(p.probe.title)}</div>
-                        ) : null}
-                      </td>
-                      <td className="px-3 py-2 font-mono text-xs [overflow-wrap:anywhere]">
-                        {p.probe.tool ? (
-                          <>
-                            {p.probe.tool.name}
-                            <span className="block font-sans text-slate-500">
-                              {p.probe.tool.mutating ? "mutating" : "read-only"}
-                            </span>
-                          </>
-                        ) : (
-                          <span className="font-sans text-slate-500 italic">no fitting tool</span>
-                        )}
-                        {p.probe.tools && p.probe.tools.length > 1 ? (
-                          <span className="block font-sans text-slate-500">
-                            {p.probe.tools.length} tools offered
-                          </span>
-                        ) : null}
-                      </td>
-                      <td className="px-3 py-2 font-mono text-xs [overflow-wrap:anywhere]">
-                        {short(compileProbe(p.probe).fields.join(", "), 300) || "—"}
-                      </td>
-                      <td className="px-3 py-2 text-right font-mono text-xs">v{p.version}</td>
-                      <td className="px-3 py-2 text-right tabular-nums">
-                        {(counts.get(p.probe.id) ?? 0).toLocaleString("en-US")}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+                      ← Previous
+                    </Link>
+                  ) : null}
+                  {start + PROBE_PAGE < ids.length ? (
+                    <Link
+                      href={`${href({ group: g.key, after: pageIds[pageIds.length - 1] })}#${anchor}`}
+                      className="rounded border border-slate-300 bg-white px-2.5 py-1 hover:bg-slate-50"
+                      data-testid="group-next"
+                    >
+                      Next {Math.min(PROBE_PAGE, ids.length - start - PROBE_PAGE)} →
+                    </Link>
+                  ) : null}
+                </nav>
+              ) : null}
             </div>
-          </section>
+          </details>
         );
       })}
     </div>

@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { useRef, useState } from "react";
+import { Ident } from "@/app/_components/Breakable";
 import type { IngestSummary } from "@/lib/ingest/pipeline";
 
 type State =
@@ -228,7 +229,7 @@ function Status({ state }: { state: State }) {
                 className="font-mono text-indigo-700 underline"
                 data-testid="summary-run"
               >
-                {r.name}
+                <Ident text={r.name} />
               </Link>{" "}
               · {r.ingested.toLocaleString("en-US")} new traces
             </li>

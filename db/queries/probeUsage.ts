@@ -41,3 +41,20 @@ export function probeOrigins(db: Db): Map<string, string> {
     .all() as { id: string; origin: string }[];
   return new Map(rows.map((r) => [r.id, r.origin]));
 }
+
+/** The runs that hold traces of each probe (from the kept counts), for grouping probes by run. */
+export function runsPerProbe(db: Db): Map<string, string[]> {
+  const rows = db.sqlite
+    .prepare(
+      `SELECT DISTINCT rc.probe_id AS probe, r.name AS run FROM run_counts rc JOIN runs r ON r.id = rc.run_id
+       WHERE rc.n > 0`,
+    )
+    .all() as { probe: string; run: string }[];
+  const out = new Map<string, string[]>();
+  for (const r of rows) {
+    const list = out.get(r.probe);
+    if (list) list.push(r.run);
+    else out.set(r.probe, [r.run]);
+  }
+  return out;
+}

@@ -67,7 +67,7 @@ export function ftsQuery(q: string): string | null {
  * search as an FTS5 query. Null when nothing can match (a tag that never occurs, a search with no
  * word in it).
  */
-interface Scope {
+export interface Scope {
   db: Db;
   runId: number;
   tags: { id: number; n: number }[];
@@ -77,7 +77,7 @@ interface Scope {
 
 type Cursor = { op: ">" | "<"; id: number };
 
-function resolve(db: Db, runId: number, filter: TraceFilter, field: string | null): Scope | null {
+export function resolve(db: Db, runId: number, filter: TraceFilter, field: string | null): Scope | null {
   const match = filter.q ? ftsQuery(filter.q) : null;
   if (filter.q && match === null) return null;
   const stmt = db.sqlite
@@ -158,7 +158,7 @@ function runPlan(s: Scope, cursor: Cursor | null, dir: "ASC" | "DESC", limit: nu
     .all(...plan.args) as number[];
 }
 
-function matchingIds(s: Scope, cursor: Cursor | null, dir: "ASC" | "DESC", limit: number): number[] {
+export function matchingIds(s: Scope, cursor: Cursor | null, dir: "ASC" | "DESC", limit: number): number[] {
   if (s.match && cursor) return searchFromCursor(s, s.match, cursor, dir, limit);
   return runPlan(s, cursor, dir, limit);
 }
@@ -208,7 +208,7 @@ function searchFromCursor(
  * SEARCH_COUNT_CAP; two or more tags are estimated from a sample of the rarest one (exact when
  * that tag is on no more than COUNT_SAMPLE traces). The work is bounded whatever the filter.
  */
-function countMatching(s: Scope): MatchCount {
+export function countMatching(s: Scope): MatchCount {
   const { db, runId, tags } = s;
   if (s.match) {
     const plan = planIds(s, null, "ASC", SEARCH_COUNT_CAP + 1);
@@ -260,7 +260,7 @@ function readPrefix(text: string, limit: number, budget: JsonBudget): unknown {
   return readJsonSync(text, budget, { prefix: text.length >= limit }).value;
 }
 
-function loadRows(db: Db, ids: number[], field: string | null): TraceListRow[] {
+export function loadRows(db: Db, ids: number[], field: string | null): TraceListRow[] {
   if (ids.length === 0) return [];
   const raw = db.sqlite.prepare(ROW_SQL).all(JSON.stringify(ids)) as Record<string, string | number | null>[];
   const budget: JsonBudget = field ? { ...ROW_READ, keep: new Set([field]), keepEntries: 4 } : ROW_READ;

@@ -10,12 +10,23 @@ export class ProbeListPage {
     return this.page.goto(`/probes${query ? `?${query}` : ""}`);
   }
 
-  get builtin(): Locator {
-    return this.page.getByTestId("probe-list");
+  /** A group of probes by its key (builtin, file:NAME, run:RUN, …): a collapsible section. */
+  group(key: string): Locator {
+    return this.page.getByTestId("probe-group").and(this.page.locator(attr("data-key", key)));
   }
 
+  get builtin(): Locator {
+    return this.group("builtin");
+  }
+
+  /** The demo's When2Call probes: all scored in one run, so grouped by it. */
   get when2call(): Locator {
-    return this.page.getByTestId("probe-list-when2call");
+    return this.group("run:when2call-calibration");
+  }
+
+  /** Opens a collapsed group. */
+  async open(group: Locator) {
+    if ((await group.getAttribute("open")) === null) await group.locator("summary").click();
   }
 
   get rows(): Locator {

@@ -2,10 +2,11 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
-import { breakable } from "@/app/_components/Breakable";
+import { breakable, Ident } from "@/app/_components/Breakable";
 import { Card } from "@/app/_components/Card";
 import { FactsTable } from "@/app/_components/FactsTable";
 import { SafeJsonBlock } from "@/app/_components/SafeJsonBlock";
+import { ScrollBox } from "@/app/_components/ScrollBox";
 import { ToolSchema } from "@/app/_components/ToolSchema";
 import { WorldPanels } from "@/app/_components/WorldPanels";
 import { getDb } from "@/db/client";
@@ -102,16 +103,16 @@ export default async function ProbePage({ params, searchParams }: Props) {
           Probes
         </Link>
         <span aria-hidden="true"> › </span>
-        <span className="font-mono [overflow-wrap:anywhere]">{id}</span>
+        <Ident text={id} className="font-mono" />
       </nav>
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
-          <h1 className="font-mono text-xl font-semibold [overflow-wrap:anywhere]" data-testid="probe-id">
-            {probe.id}
+          <h1 className="font-mono text-xl font-semibold" data-testid="probe-id">
+            <Ident text={probe.id} />
           </h1>
           {probe.title ? <p className="text-slate-600">{breakable(short(probe.title, 500))}</p> : null}
         </div>
-        <div className="text-right text-sm">
+        <div className="text-sm sm:text-right">
           <span className="rounded bg-slate-100 px-2 py-1 font-mono" data-testid="probe-version">
             version {version}
           </span>
@@ -169,39 +170,41 @@ export default async function ProbePage({ params, searchParams }: Props) {
           {c.fields.length === 0 ? (
             <p className="text-sm text-slate-500 italic">No probed fields.</p>
           ) : (
-            <table className="mt-1 w-full text-sm" data-testid="probed-fields">
-              <thead className="border-b border-slate-200 text-left text-xs text-slate-500">
-                <tr>
-                  <th className="py-1 pr-3 font-medium">Field</th>
-                  <th className="py-1 pr-3 font-medium">Schema says</th>
-                  <th className="py-1 font-medium">Ask terms</th>
-                </tr>
-              </thead>
-              <tbody>
-                {c.fields.map((f) => {
-                  const declared = (probe.ask_terms[f]?.length ?? 0) > 0;
-                  return (
-                    <tr
-                      key={f}
-                      className="border-b border-slate-100 align-top last:border-0"
-                      data-testid="probed-field"
-                      data-field={f}
-                    >
-                      <th scope="row" className="py-1 pr-3 text-left font-mono font-normal">
-                        {f}
-                      </th>
-                      <td className="py-1 pr-3 text-xs">{SCHEMA_ROLE_WORDS[schemaRole(toolParams, f)]}</td>
-                      <td className="py-1 text-sm" data-testid="ask-terms">
-                        {breakable(short(c.askTerms[f].map((t) => `“${t}”`).join(", "), 2000))}
-                        {!declared ? (
-                          <span className="ml-1 text-xs text-slate-500">(default: the field's name)</span>
-                        ) : null}
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
+            <ScrollBox label="Probed fields">
+              <table className="mt-1 w-full text-sm" data-testid="probed-fields">
+                <thead className="border-b border-slate-200 text-left text-xs text-slate-500">
+                  <tr>
+                    <th className="py-1 pr-3 font-medium">Field</th>
+                    <th className="py-1 pr-3 font-medium">Schema says</th>
+                    <th className="py-1 font-medium">Ask terms</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {c.fields.map((f) => {
+                    const declared = (probe.ask_terms[f]?.length ?? 0) > 0;
+                    return (
+                      <tr
+                        key={f}
+                        className="border-b border-slate-100 align-top last:border-0"
+                        data-testid="probed-field"
+                        data-field={f}
+                      >
+                        <th scope="row" className="py-1 pr-3 text-left font-mono font-normal">
+                          <Ident text={f} />
+                        </th>
+                        <td className="py-1 pr-3 text-xs">{SCHEMA_ROLE_WORDS[schemaRole(toolParams, f)]}</td>
+                        <td className="py-1 text-sm" data-testid="ask-terms">
+                          {breakable(short(c.askTerms[f].map((t) => `“${t}”`).join(", "), 2000))}
+                          {!declared ? (
+                            <span className="ml-1 text-xs text-slate-500">(default: the field's name)</span>
+                          ) : null}
+                        </td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            </ScrollBox>
           )}
           <p className="mt-2 text-xs text-slate-500">
             {probe.fields
@@ -225,7 +228,9 @@ export default async function ProbePage({ params, searchParams }: Props) {
           {probe.clarify_tool ? (
             <>
               <h3 className="mt-3 text-xs font-medium text-slate-500 uppercase">Clarify tool</h3>
-              <p className="font-mono text-sm">{probe.clarify_tool}</p>
+              <p className="font-mono text-sm">
+                <Ident text={probe.clarify_tool} />
+              </p>
               <p className="text-xs text-slate-500">
                 A call to it is an ASK for the fields it names (all when it names none).
               </p>
@@ -237,7 +242,7 @@ export default async function ProbePage({ params, searchParams }: Props) {
       <Card title="Gate">
         <p className="text-sm" data-testid="gate-requires">
           <span className="text-slate-500">Requires before the side effect:</span>{" "}
-          <span className="font-mono">{probe.requires.join(", ") || "nothing"}</span>
+          <Ident text={probe.requires.join(", ") || "nothing"} className="font-mono" />
         </p>
         <p className="mt-1 text-xs text-slate-500">
           {declaredFacts
@@ -257,54 +262,56 @@ export default async function ProbePage({ params, searchParams }: Props) {
 
       <div className="grid items-start gap-4 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
         <Card title="Versions">
-          <table className="w-full text-sm" data-testid="versions">
-            <thead className="border-b border-slate-200 text-left text-xs text-slate-500">
-              <tr>
-                <th className="py-1 pr-3 font-medium">Version</th>
-                <th className="py-1 pr-3 font-medium">Changed</th>
-                <th className="py-1 pr-3 font-medium">Origin</th>
-                <th className="py-1 font-medium">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {versions.map((v, i) => {
-                const def = i < 50 ? defs[i] : undefined;
-                const prev = i < 50 ? defs[i + 1] : undefined;
-                return (
-                  <tr
-                    key={v.version}
-                    className={`border-b border-slate-100 align-top last:border-0 ${v.version === version ? "bg-indigo-50/60" : ""}`}
-                    data-testid="version-row"
-                    data-version={v.version}
-                  >
-                    <td className="py-1 pr-3 whitespace-nowrap">
-                      {v.version === version ? (
-                        <span className="font-mono font-semibold" aria-current="page">
-                          v{v.version}{" "}
-                          <span className="font-sans text-xs font-normal text-indigo-700">viewing</span>
-                        </span>
-                      ) : (
-                        <Link
-                          href={`${base}?version=${v.version}`}
-                          className="font-mono text-indigo-700 hover:underline"
-                        >
-                          v{v.version}
-                        </Link>
-                      )}
-                      {v.version === current.version ? (
-                        <span className="ml-1 text-xs text-slate-500">current</span>
-                      ) : null}
-                    </td>
-                    <td className="py-1 pr-3 font-mono text-xs">
-                      {def ? changes(def, prev).join(", ") : "—"}
-                    </td>
-                    <td className="py-1 pr-3 text-xs">{originWord(v.origin)}</td>
-                    <td className="py-1 font-mono text-xs text-slate-600">{v.createdAt}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          <ScrollBox label="Versions">
+            <table className="w-full text-sm" data-testid="versions">
+              <thead className="border-b border-slate-200 text-left text-xs text-slate-500">
+                <tr>
+                  <th className="py-1 pr-3 font-medium">Version</th>
+                  <th className="py-1 pr-3 font-medium">Changed</th>
+                  <th className="py-1 pr-3 font-medium">Origin</th>
+                  <th className="py-1 font-medium">Created</th>
+                </tr>
+              </thead>
+              <tbody>
+                {versions.map((v, i) => {
+                  const def = i < 50 ? defs[i] : undefined;
+                  const prev = i < 50 ? defs[i + 1] : undefined;
+                  return (
+                    <tr
+                      key={v.version}
+                      className={`border-b border-slate-100 align-top last:border-0 ${v.version === version ? "bg-indigo-50/60" : ""}`}
+                      data-testid="version-row"
+                      data-version={v.version}
+                    >
+                      <td className="py-1 pr-3 whitespace-nowrap">
+                        {v.version === version ? (
+                          <span className="font-mono font-semibold" aria-current="page">
+                            v{v.version}{" "}
+                            <span className="font-sans text-xs font-normal text-indigo-700">viewing</span>
+                          </span>
+                        ) : (
+                          <Link
+                            href={`${base}?version=${v.version}`}
+                            className="font-mono text-indigo-700 hover:underline"
+                          >
+                            v{v.version}
+                          </Link>
+                        )}
+                        {v.version === current.version ? (
+                          <span className="ml-1 text-xs text-slate-500">current</span>
+                        ) : null}
+                      </td>
+                      <td className="py-1 pr-3 font-mono text-xs">
+                        {def ? changes(def, prev).join(", ") : "—"}
+                      </td>
+                      <td className="py-1 pr-3 text-xs">{originWord(v.origin)}</td>
+                      <td className="py-1 font-mono text-xs text-slate-600">{v.createdAt}</td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </ScrollBox>
         </Card>
         <Card title="Runs with traces of this probe">
           {runs.length === 0 ? (
@@ -315,11 +322,11 @@ export default async function ProbePage({ params, searchParams }: Props) {
                 <li key={r.run} className="flex justify-between gap-3">
                   <Link
                     href={`/runs/${encodeURIComponent(r.run)}?${new URLSearchParams({ probe: id })}`}
-                    className="font-mono [overflow-wrap:anywhere] text-indigo-700 hover:underline"
+                    className="min-w-0 font-mono text-indigo-700 hover:underline"
                   >
-                    {r.run}
+                    <Ident text={r.run} />
                   </Link>
-                  <span className="tabular-nums text-slate-600">
+                  <span className="shrink-0 tabular-nums text-slate-600">
                     {r.traces.toLocaleString("en-US")} traces
                   </span>
                 </li>

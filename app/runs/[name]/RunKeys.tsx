@@ -12,12 +12,24 @@ const KEYS: KeyHelp[] = [
   { key: "?", does: "show this list" },
 ];
 
-/** The run page's keyboard: move through the rows, open one, turn pages, search. */
+/**
+ * The run page's keyboard: move through the rows, open one, turn pages, search. Coming back
+ * from a trace (`u`), its row starts highlighted, in view and active, so j/k go on from it.
+ */
 export function RunKeys() {
   const dialog = useRef<HTMLDialogElement>(null);
   const [active, setActive] = useState(-1);
   // Set once the handler is attached (after hydration).
   const [ready, setReady] = useState(false);
+
+  useEffect(() => {
+    const list = [...document.querySelectorAll<HTMLElement>('[data-testid="trace-row"]')];
+    const i = list.findIndex((r) => r.dataset.cameFrom === "true");
+    if (i < 0) return;
+    setActive(i);
+    // After the router has placed the page, not before it scrolls to the top.
+    requestAnimationFrame(() => list[i].scrollIntoView({ block: "center" }));
+  }, []);
 
   useEffect(() => {
     const rows = () => [...document.querySelectorAll<HTMLElement>('[data-testid="trace-row"]')];

@@ -1,8 +1,10 @@
 "use client";
 
+import { Ident } from "@/app/_components/Breakable";
 import { FlagList } from "@/app/_components/FlagList";
 import { GateBadge } from "@/app/_components/GateBadge";
 import { LabelChip } from "@/app/_components/LabelChip";
+import { ScrollBox } from "@/app/_components/ScrollBox";
 
 /** What a row shows, computed on the server (the raw row never crosses to the client). */
 export interface TraceRowView {
@@ -25,18 +27,25 @@ export interface TraceRowView {
  * A client component fed compact row views: React renders the rows once (into HTML) instead of
  * once as server components and again from their serialized tree, which halves the cost of a
  * 50-row page. Plain anchors (not next/link) and the `.trace-row`/`.chip` classes keep it lean.
+ * A trace's link carries its position in the filter (`pos`, when the page's `start` is known), so
+ * the trace page can send `u` back to this row on this page; `highlight` marks the row of the
+ * trace the reviewer came back from.
  */
 export function TraceTable({
   rows,
   query,
   showProbe,
+  start = null,
+  highlight,
 }: {
   rows: TraceRowView[];
   query: string;
   showProbe: boolean;
+  start?: number | null;
+  highlight?: number;
 }) {
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
+    <ScrollBox label="Traces" className="rounded-lg border border-slate-200 bg-white">
       <table className="w-full text-sm" data-testid="trace-table">
         <thead className="border-b border-slate-200 bg-slate-50 text-left text-xs text-slate-600">
           <tr>
@@ -50,10 +59,19 @@ export function TraceTable({
           </tr>
         </thead>
         <tbody>
-          {rows.map((r) => {
-            const href = `/traces/${r.id}${query ? `?${query}` : ""}`;
+          {rows.map((r, i) => {
+            const pos = start === null ? "" : `pos=${start + i + 1}`;
+            const qs = [query, pos].filter(Boolean).join("&");
+            const href = `/traces/${r.id}${qs ? `?${qs}` : ""}`;
             return (
-              <tr key={r.id} className="trace-row" data-testid="trace-row">
+              <tr
+                key={r.id}
+                id={`trace-${r.id}`}
+                className="trace-row"
+                data-testid="trace-row"
+                data-trace-id={r.id}
+                data-came-from={r.id === highlight ? "true" : undefined}
+              >
                 <td className="whitespace-nowrap">
                   <a
                     href={href}
@@ -62,10 +80,14 @@ export function TraceTable({
                   >
                     #{r.id}
                   </a>
-                  <div className="font-mono text-[11px] text-slate-500">{r.ref}</div>
+                  <div className="max-w-[14rem] font-mono text-[11px] whitespace-normal text-slate-500">
+                    <Ident text={r.ref} max={120} />
+                  </div>
                 </td>
                 {showProbe ? (
-                  <td className="font-mono text-xs break-all text-slate-700">{r.probeId}</td>
+                  <td className="min-w-[10rem] font-mono text-xs text-slate-700">
+                    <Ident text={r.probeId} />
+                  </td>
                 ) : null}
                 <td>
                   <div className="flex flex-wrap gap-1">
@@ -91,7 +113,7 @@ export function TraceTable({
                 <td className="text-right font-mono text-xs whitespace-nowrap text-slate-600 tabular-nums">
                   {r.latency}
                 </td>
-                <td className="max-w-[36rem] text-xs break-words text-slate-700">
+                <td className="min-w-[14rem] max-w-[36rem] text-xs break-words text-slate-700">
                   <a href={href} className="hover:underline">
                     {r.preview}
                   </a>
@@ -101,6 +123,6 @@ export function TraceTable({
           })}
         </tbody>
       </table>
-    </div>
+    </ScrollBox>
   );
 }

@@ -1,17 +1,20 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { Ident } from "@/app/_components/Breakable";
 import { Card } from "@/app/_components/Card";
 import { FieldRatesTable } from "@/app/_components/FieldRatesTable";
 import { getDb } from "@/db/client";
 import { listRunErrors } from "@/db/queries/runErrors";
 import { getRunSummary } from "@/db/queries/runs";
-import { COUNT_SAMPLE, listTraces } from "@/db/queries/traceList";
+import { COUNT_SAMPLE, listTraces, PAGE_SIZE } from "@/db/queries/traceList";
+import { countBefore, pageHolding } from "@/db/queries/tracePosition";
 import { ANY_FIELD } from "@/lib/ingest/tags";
 import { LABEL_ORDER, primaryField } from "@/lib/labelOrder";
 import { INJECT_REASONS } from "@/lib/probe/score";
 import { FLAG_OPTIONS, filterToParams, GATE_VERDICTS, parseTraceFilter } from "@/lib/traceFilter";
 import { FilterBar, type FilterSelect } from "./FilterBar";
+import { PagePosition, Pager } from "./Pager";
 import { RunKeys } from "./RunKeys";
 import { traceRowView } from "./rowView";
 import { TraceTable } from "./TraceTable";
@@ -32,22 +35,43 @@ export default async function RunPage({ params, searchParams }: Props) {
   const db = getDb();
   const run = getRunSummary(db, name);
   if (!run) notFound();
-  const filter = parseTraceFilter(await searchParams);
+  const sp = await searchParams;
+  const filter = parseTraceFilter(sp);
+  // Beside the filter: `at` (a trace to show on its page and highlight: where `u` from a trace
+  // returns), `pos` (that trace's position, when known) and `from` (the position of a cursor
+  // page's first row, carried by the paging links).
+  const at = positiveInt(sp.at);
   const fieldNames = run.fields.map((f) => f.field);
   const defaultField = fieldNames.length <= 3 ? (primaryField(run.fields) ?? ANY_FIELD) : ANY_FIELD;
   const field =
     filter.field && (filter.field === ANY_FIELD || fieldNames.includes(filter.field))
       ? filter.field
       : defaultField;
-  const page = listTraces(db, run.id, filter, field);
+  const unpaged = { ...filter, after: undefined, before: undefined };
+  const holding = at ? pageHolding(db, run.id, unpaged, field, at, positiveInt(sp.pos) ?? null) : null;
+  const page = holding ?? listTraces(db, run.id, filter, field);
+  const from = positiveInt(sp.from);
+  const start: number | null = holding
+    ? holding.start
+    : !filter.after && !filter.before
+      ? 0
+      : from
+        ? from - 1
+        : page.rows.length
+          ? countBefore(db, run.id, unpaged, field, page.rows[0].id)
+          : null;
   const base = `/runs/${encodeURIComponent(run.name)}`;
   const filterParams = filterToParams({ ...filter, field });
   const query = filterParams.toString();
   const pageHref = (k: "after" | "before", id: number) => {
     const p = filterToParams({ ...filter, field });
     p.set(k, String(id));
+    const first = start === null ? null : k === "after" ? start + page.rows.length : start - PAGE_SIZE;
+    if (first !== null && first >= 0) p.set("from", String(first + 1));
     return `${base}?${p}`;
   };
+  const prevHref = page.prevBefore ? pageHref("before", page.prevBefore) : null;
+  const nextHref = page.nextAfter ? pageHref("after", page.nextAfter) : null;
   const hrefFor = (f: string, label: string) => `${base}?${new URLSearchParams({ field: f, label })}`;
   const errors = run.rejectedCount > 0 ? listRunErrors(db, run.id, 100) : [];
 
@@ -121,11 +145,11 @@ export default async function RunPage({ params, searchParams }: Props) {
             </Link>{" "}
             /
           </p>
-          <h1 className="font-mono text-xl font-semibold break-all" data-testid="run-name">
-            {run.name}
+          <h1 className="font-mono text-xl font-semibold" data-testid="run-name">
+            <Ident text={run.name} />
           </h1>
           <p className="mt-1 text-sm text-slate-600">
-            model <span className="font-mono text-slate-900">{run.model ?? "—"}</span> ·{" "}
+            model <Ident text={run.model ?? "—"} className="font-mono text-slate-900" /> ·{" "}
             {run.traceCount.toLocaleString("en-US")} traces · {run.date.slice(0, 16).replace("T", " ")}
             {run.mismatchCount > 0 ? (
               <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900">
@@ -138,7 +162,9 @@ export default async function RunPage({ params, searchParams }: Props) {
               </a>
             ) : null}
           </p>
-          {run.params ? <p className="mt-1 font-mono text-xs text-slate-500">params {run.params}</p> : null}
+          {run.params ? (
+            <p className="mt-1 font-mono text-xs break-words text-slate-500">params {run.params}</p>
+          ) : null}
         </div>
         <div className="flex items-center gap-2">
           <RunKeys />
@@ -157,7 +183,18 @@ export default async function RunPage({ params, searchParams }: Props) {
 
       <FilterBar action={base} selects={selects} q={filter.q ?? ""} clearHref={base} />
 
-      <div className="flex items-baseline justify-between">
+      {at && holding && !holding.found ? (
+        <p
+          role="status"
+          className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900"
+          data-testid="came-from-outside"
+        >
+          Trace #{at}, which you came from, does not match this filter (it may have been relabelled); these
+          are the traces around where it would be.
+        </p>
+      ) : null}
+
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
         <p
           className="text-sm text-slate-700"
           data-testid="match-count"
@@ -180,10 +217,15 @@ export default async function RunPage({ params, searchParams }: Props) {
             <span className="text-slate-500"> (field {field})</span>
           ) : null}
         </p>
-        <Pager
-          prev={page.prevBefore && pageHref("before", page.prevBefore)}
-          next={page.nextAfter && pageHref("after", page.nextAfter)}
-        />
+        <div className="flex flex-wrap items-center gap-3">
+          <PagePosition
+            start={start}
+            shown={page.rows.length}
+            count={page.count}
+            firstId={page.rows[0]?.id}
+          />
+          <Pager prev={prevHref} next={nextHref} />
+        </div>
       </div>
 
       {page.rows.length === 0 ? (
@@ -201,13 +243,13 @@ export default async function RunPage({ params, searchParams }: Props) {
           rows={page.rows.map((r) => traceRowView(r, field))}
           query={query}
           showProbe={run.probes.length > 1}
+          start={start}
+          highlight={holding?.found ? at : undefined}
         />
       )}
-      <div className="flex justify-end">
-        <Pager
-          prev={page.prevBefore && pageHref("before", page.prevBefore)}
-          next={page.nextAfter && pageHref("after", page.nextAfter)}
-        />
+      <div className="flex flex-wrap items-center justify-end gap-3">
+        <PagePosition start={start} shown={page.rows.length} count={page.count} firstId={page.rows[0]?.id} />
+        <Pager prev={prevHref} next={nextHref} />
       </div>
 
       {errors.length > 0 ? (
@@ -219,7 +261,7 @@ export default async function RunPage({ params, searchParams }: Props) {
                 <details>
                   <summary className="cursor-pointer">
                     <span className="text-slate-500">
-                      {e.file} line {e.line}:
+                      <Ident text={e.file} /> line {e.line}:
                     </span>{" "}
                     <span className="text-red-800">{e.reason}</span>
                   </summary>
@@ -237,24 +279,7 @@ export default async function RunPage({ params, searchParams }: Props) {
   );
 }
 
-function Pager({ prev, next }: { prev: string | null | 0; next: string | null | 0 }) {
-  const cls = "rounded border border-slate-300 bg-white px-2.5 py-1 text-sm";
-  return (
-    <nav className="flex gap-2" aria-label="Pages">
-      {prev ? (
-        <Link href={prev} className={`${cls} hover:bg-slate-50`} rel="prev" data-testid="page-prev">
-          ← Previous
-        </Link>
-      ) : (
-        <span className={`${cls} text-slate-300`}>← Previous</span>
-      )}
-      {next ? (
-        <Link href={next} className={`${cls} hover:bg-slate-50`} rel="next" data-testid="page-next">
-          Next →
-        </Link>
-      ) : (
-        <span className={`${cls} text-slate-300`}>Next →</span>
-      )}
-    </nav>
-  );
+function positiveInt(v: string | string[] | undefined): number | undefined {
+  const x = Array.isArray(v) ? v[0] : v;
+  return x && /^[1-9][0-9]{0,15}$/.test(x) ? Number(x) : undefined;
 }

@@ -2,8 +2,9 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
-import { breakable } from "@/app/_components/Breakable";
+import { breakable, Ident } from "@/app/_components/Breakable";
 import { Card } from "@/app/_components/Card";
+import { FilterNote } from "@/app/_components/FilterNote";
 import { FlagList } from "@/app/_components/FlagList";
 import { GateBadge } from "@/app/_components/GateBadge";
 import { LabelChip } from "@/app/_components/LabelChip";
@@ -14,6 +15,7 @@ import { WorldPanels } from "@/app/_components/WorldPanels";
 import { getDb } from "@/db/client";
 import { getTraceDetail, parseTraceId, traceWorldState } from "@/db/queries/traceDetail";
 import { neighbours } from "@/db/queries/traceList";
+import { traceInFilter } from "@/db/queries/tracePosition";
 import { SHOWN_STRING } from "@/lib/budget/jsonBudget";
 import type { Fact } from "@/lib/gate/facts";
 import { askTermHits, markArgumentsBounded, readCallArguments } from "@/lib/probe/argumentMarks";
@@ -43,17 +45,11 @@ function navField(filter: TraceFilter, fields: string[]): string | null {
   return bareLabelField(fields);
 }
 
-const FILTER_WORDS: [keyof TraceFilter, string][] = [
-  ["field", "field"],
-  ["label", "label"],
-  ["reason", "reason"],
-  ["flag", "flag"],
-  ["gate", "gate"],
-  ["human", "human"],
-  ["recorded", "recorded"],
-  ["probe", "probe"],
-  ["q", "search"],
-];
+/** A 1-based position carried in the URL (`pos`), when it is one. */
+function position(v: string | string[] | undefined): number | null {
+  const x = Array.isArray(v) ? v[0] : v;
+  return x && /^[1-9][0-9]{0,15}$/.test(x) ? Number(x) : null;
+}
 
 export default async function TracePage({ params, searchParams }: Props) {
   await connection();
@@ -63,7 +59,8 @@ export default async function TracePage({ params, searchParams }: Props) {
   const t = await getTraceDetail(db, id);
   if (!t) notFound();
 
-  const rawFilter = parseTraceFilter(await searchParams);
+  const sp = await searchParams;
+  const rawFilter = parseTraceFilter(sp);
   const field = navField(rawFilter, Object.keys(t.result.fields));
   const filter: TraceFilter = {
     ...rawFilter,
@@ -74,10 +71,20 @@ export default async function TracePage({ params, searchParams }: Props) {
   const query = filterToParams(filter).toString();
   const qs = query ? `?${query}` : "";
   const nb = neighbours(db, t.run.id, t.id, filter, field);
-  const prevHref = nb.prev !== null ? `/traces/${nb.prev}${qs}` : null;
-  const nextHref = nb.next !== null ? `/traces/${nb.next}${qs}` : null;
+  const inFilter = query === "" || traceInFilter(db, t.run.id, t.id, filter, field);
+  // The position in the filter (from the run page's link), kept by j/k, so u returns to this
+  // trace's row on its page; a trace outside the filter has none.
+  const pos = inFilter ? position(sp.pos) : null;
+  const hrefWith = (path: string, extra: Record<string, number | null>) => {
+    const p = new URLSearchParams(query);
+    for (const [k, v] of Object.entries(extra)) if (v !== null) p.set(k, String(v));
+    return p.size ? `${path}?${p}` : path;
+  };
+  const prevHref =
+    nb.prev !== null ? hrefWith(`/traces/${nb.prev}`, { pos: pos && pos > 1 ? pos - 1 : null }) : null;
+  const nextHref = nb.next !== null ? hrefWith(`/traces/${nb.next}`, { pos: pos && pos + 1 }) : null;
   const runHref = `/runs/${encodeURIComponent(t.run.name)}${qs}`;
-  const activeFilter = FILTER_WORDS.filter(([k]) => filter[k] !== undefined && filter[k] !== "");
+  const backHref = hrefWith(`/runs/${encodeURIComponent(t.run.name)}`, { at: t.id, pos });
 
   const probe = t.probe ? compileProbe(t.probe) : null;
   const view = probe ? await markArgumentsBounded(t.response, probe) : null;
@@ -111,12 +118,8 @@ export default async function TracePage({ params, searchParams }: Props) {
           Runs
         </Link>
         <span aria-hidden="true"> › </span>
-        <Link
-          href={runHref}
-          className="font-mono [overflow-wrap:anywhere] text-indigo-700 hover:underline"
-          data-testid="run-link"
-        >
-          {t.run.name}
+        <Link href={backHref} className="font-mono text-indigo-700 hover:underline" data-testid="run-link">
+          <Ident text={t.run.name} />
         </Link>
         <span aria-hidden="true"> › </span>
         <span>trace #{t.id}</span>
@@ -127,12 +130,12 @@ export default async function TracePage({ params, searchParams }: Props) {
           <h1 className="text-xl font-semibold">
             Trace <span className="font-mono">#{t.id}</span>
             {t.extId ? (
-              <span
-                className="ml-2 font-mono text-base font-normal [overflow-wrap:anywhere] text-slate-500"
-                data-testid="ext-id"
-              >
-                {t.extId.length > 120 ? `${t.extId.slice(0, 120)}…` : t.extId}
-              </span>
+              <Ident
+                text={t.extId}
+                max={120}
+                className="ml-2 font-mono text-base font-normal text-slate-500"
+                testId="ext-id"
+              />
             ) : null}
           </h1>
           <div className="mt-2 flex flex-wrap items-center gap-1.5" data-testid="trace-summary">
@@ -144,7 +147,7 @@ export default async function TracePage({ params, searchParams }: Props) {
           </div>
         </div>
         <div className="flex flex-col items-end gap-2">
-          <div className="flex items-center gap-2 text-sm" data-testid="trace-nav">
+          <div className="flex flex-wrap items-center justify-end gap-2 text-sm" data-testid="trace-nav">
             {prevHref ? (
               <Link
                 href={prevHref}
@@ -182,7 +185,7 @@ export default async function TracePage({ params, searchParams }: Props) {
               </span>
             )}
             <Link
-              href={runHref}
+              href={backHref}
               className="rounded border border-slate-300 bg-white px-2 py-1 hover:bg-slate-50"
               data-testid="back-link"
             >
@@ -190,22 +193,9 @@ export default async function TracePage({ params, searchParams }: Props) {
             </Link>
           </div>
           <div className="flex items-center gap-2">
-            <TraceKeys prevHref={prevHref} nextHref={nextHref} backHref={runHref} />
+            <TraceKeys prevHref={prevHref} nextHref={nextHref} backHref={backHref} />
           </div>
-          <p className="text-xs text-slate-500" data-testid="filter-summary">
-            {activeFilter.length > 0 ? (
-              <>
-                within filter{" "}
-                {activeFilter.map(([k, word]) => (
-                  <span key={k} className="ml-1 rounded bg-slate-100 px-1 font-mono">
-                    {word}={String(filter[k]).slice(0, 60)}
-                  </span>
-                ))}
-              </>
-            ) : (
-              "within the whole run"
-            )}
-          </p>
+          <FilterNote filter={filter} inFilter={inFilter} />
         </div>
       </div>
 
@@ -253,7 +243,7 @@ export default async function TracePage({ params, searchParams }: Props) {
               href={`/probes/${encodeURIComponent(t.probeId)}?version=${t.probeVersion}`}
               className="text-xs text-indigo-700 hover:underline"
             >
-              probe {t.probeId.length > 40 ? `${t.probeId.slice(0, 40)}…` : t.probeId} v{t.probeVersion}
+              probe <Ident text={t.probeId} max={60} /> v{t.probeVersion}
             </Link>
           }
         >
@@ -288,20 +278,20 @@ export default async function TracePage({ params, searchParams }: Props) {
             [
               "Run",
               <Link key="run" href={runHref} className="font-mono text-indigo-700 hover:underline">
-                {t.run.name}
+                <Ident text={t.run.name} />
               </Link>,
             ],
             [
               "Pinned model",
               <span key="m" className="font-mono">
-                {t.run.model ?? "—"}
+                <Ident text={t.run.model ?? "—"} />
               </span>,
               "pinned-model",
             ],
             [
               "Payload model",
               <span key="pm" className="font-mono">
-                {t.payloadModel ?? "—"}
+                <Ident text={t.payloadModel ?? "—"} />
                 {t.result.flags.includes("model_mismatch") ? (
                   <span className="ml-2 font-sans text-xs font-semibold text-red-700">
                     <span aria-hidden="true">≠ </span>not the pinned model
@@ -317,7 +307,7 @@ export default async function TracePage({ params, searchParams }: Props) {
                   className="font-mono text-indigo-700 hover:underline"
                   data-testid="probe-link"
                 >
-                  {t.probeId} v{t.probeVersion}
+                  <Ident text={t.probeId} /> v{t.probeVersion}
                 </Link>
                 {t.probeCurrentVersion !== null && t.probeCurrentVersion !== t.probeVersion ? (
                   <span className="ml-2 text-xs text-amber-900">
@@ -332,10 +322,10 @@ export default async function TracePage({ params, searchParams }: Props) {
             [
               "Record id",
               <span key="x" className="font-mono">
-                {t.extId ?? "—"}
+                <Ident text={t.extId ?? "—"} />
               </span>,
             ],
-            ["Source", <span key="s" className="font-mono">{`${t.source}:${t.line}`}</span>],
+            ["Source", <Ident key="s" text={`${t.source}:${t.line}`} className="font-mono" />],
             [
               "Form",
               <span key="f" className="font-mono">

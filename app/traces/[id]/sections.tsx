@@ -1,5 +1,5 @@
 import { ArgumentTable, InlineValue, MarkLegend } from "@/app/_components/ArgumentMarks";
-import { breakable } from "@/app/_components/Breakable";
+import { breakable, identifier } from "@/app/_components/Breakable";
 import { Card } from "@/app/_components/Card";
 import { FactsTable } from "@/app/_components/FactsTable";
 import { FLAG_MEANING, FlagList } from "@/app/_components/FlagList";
@@ -54,11 +54,8 @@ export function FieldLabels({ t, focusField }: { t: TraceDetail; focusField: str
                   data-field={f}
                   data-label={s.label}
                 >
-                  <th
-                    scope="row"
-                    className="py-1.5 pr-3 text-left font-mono font-normal [overflow-wrap:anywhere]"
-                  >
-                    {f}
+                  <th scope="row" className="py-1.5 pr-3 text-left font-mono font-normal">
+                    <span className="ident">{identifier(f)}</span>
                     {f === focusField ? (
                       <span className="block font-sans text-[11px] text-indigo-700">filtered field</span>
                     ) : null}
@@ -317,9 +314,7 @@ export function ToolCall({
         ) : view.kind === "unreadable" ? (
           <div className="space-y-2">
             <p className="text-sm">
-              <span className="font-mono font-semibold [overflow-wrap:anywhere]">
-                {view.name ?? "(no name)"}
-              </span>
+              <span className="ident font-mono font-semibold">{identifier(view.name ?? "(no name)")}</span>
             </p>
             <p className="text-sm text-slate-800">
               <LabelChip label="ERROR" /> {view.error}. Every probed field is ERROR; the gate fails the call.
@@ -331,16 +326,16 @@ export function ToolCall({
           <div className="space-y-2">
             <p className="text-sm">
               A call to the clarify tool{" "}
-              <span className="font-mono font-semibold [overflow-wrap:anywhere]">{view.name}</span>: it asks,
-              so the fields it names are ASK.
+              <span className="ident font-mono font-semibold">{identifier(view.name)}</span>: it asks, so the
+              fields it names are ASK.
             </p>
             <SafeJsonBlock value={view.arguments} maxChars={20_000} />
           </div>
         ) : (
           <div className="space-y-2">
             <p className="flex flex-wrap items-center gap-2 text-sm">
-              <span className="font-mono font-semibold [overflow-wrap:anywhere]" data-testid="call-name">
-                {view.name ?? "(no name)"}
+              <span className="ident font-mono font-semibold" data-testid="call-name">
+                {identifier(view.name ?? "(no name)")}
               </span>
               {view.wrongTool ? (
                 <span

@@ -1,0 +1,57 @@
+import type Database from "better-sqlite3";
+
+/** A page of the dashboard worth looking at, by a short name for its screenshot. */
+export interface PageToVisit {
+  name: string;
+  path: string;
+}
+
+const enc = encodeURIComponent;
+
+/**
+ * Every page of the dashboard over the demo data: the overview, a run (and a deep page of the
+ * biggest one), a trace of each demo payload shape (chat completions, Responses, Anthropic, a
+ * fenced call, When2Call), compare with and without parameters, probes, a probe, upload and a
+ * 404. Read from the database the server serves, so ids are real.
+ */
+export function everyPage(db: Database.Database): PageToVisit[] {
+  const one = <T>(sql: string, ...args: unknown[]) => db.prepare(sql).get(...args) as T | undefined;
+  const pages: PageToVisit[] = [{ name: "overview", path: "/" }];
+  const runs = db.prepare("SELECT name, model FROM runs ORDER BY id").all() as {
+    name: string;
+    model: string | null;
+  }[];
+  const latest = new Map<string, string>();
+  for (const r of runs) latest.set(r.model ?? r.name, r.name);
+  const names = [...latest.values()];
+  if (names[0]) pages.push({ name: "run", path: `/runs/${enc(names.at(-1) as string)}` });
+  const big = one<{ name: string; last: number }>(
+    "SELECT r.name, (SELECT id FROM traces WHERE run_id = r.id ORDER BY id LIMIT 1 OFFSET 99) AS last FROM runs r ORDER BY trace_count DESC LIMIT 1",
+  );
+  if (big?.last) pages.push({ name: "run-page-3", path: `/runs/${enc(big.name)}?after=${big.last}` });
+  for (const name of names) {
+    const t = one<{ id: number }>(
+      "SELECT t.id FROM traces t JOIN runs r ON r.id = t.run_id WHERE r.name = ? ORDER BY t.id LIMIT 1",
+      name,
+    );
+    const slug = name.split("/")[0].replace(/[^a-z0-9]+/gi, "-");
+    if (t) pages.push({ name: `trace-${slug}`, path: `/traces/${t.id}` });
+  }
+  const fenced = one<{ id: number }>("SELECT id FROM traces WHERE result LIKE '%\"fenced\"%' LIMIT 1");
+  if (fenced) pages.push({ name: "trace-fenced", path: `/traces/${fenced.id}` });
+  if (runs.length >= 2) {
+    const [a, b] = runs.slice(-2).map((r) => r.name);
+    const same = runs.filter((r) => r.model === runs.at(-1)?.model).map((r) => r.name);
+    const [pa, pb] = same.length >= 2 ? same.slice(-2) : [a, b];
+    pages.push({ name: "compare", path: `/compare?${new URLSearchParams({ a: pa, b: pb })}` });
+  }
+  pages.push({ name: "compare-form", path: "/compare" });
+  pages.push({ name: "probes", path: "/probes" });
+  const probe = one<{ id: string }>("SELECT id FROM probes ORDER BY builtin DESC, id LIMIT 1");
+  if (probe) pages.push({ name: "probe", path: `/probes/${enc(probe.id)}` });
+  const w2c = one<{ id: string }>("SELECT id FROM probes WHERE id LIKE 'when2call:%' ORDER BY id LIMIT 1");
+  if (w2c) pages.push({ name: "probe-when2call", path: `/probes/${enc(w2c.id)}` });
+  pages.push({ name: "upload", path: "/upload" });
+  pages.push({ name: "not-found", path: "/runs/no-such-run" });
+  return pages;
+}
