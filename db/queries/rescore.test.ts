@@ -193,6 +193,32 @@ describe("a database from before the flags, upgraded", () => {
     expect(snapshot(db)).toEqual(before);
   });
 
+  it("leaves a trace it cannot re-read as stored, lists why, and goes on", () => {
+    const db = preFlagsDb();
+    const idOf = (ext: string) =>
+      db.sqlite
+        .prepare("SELECT id FROM traces WHERE ext_id = ? AND run_id = ?")
+        .pluck()
+        .get(ext, runId(db, "fixtures-flags")) as number;
+    const damaged = idOf("placeholder-chat-ask");
+    const cut = idOf("gemini-call");
+    const gone = idOf("chat-ask");
+    db.sqlite.prepare("UPDATE traces SET result = '{broken' WHERE id = ?").run(damaged);
+    db.sqlite.prepare("UPDATE traces SET original = '{\"raw\": ' WHERE id = ?").run(cut);
+    db.sqlite.prepare("UPDATE traces SET probe_version = 99 WHERE id = ?").run(gone);
+    const [main] = runPendingRescores(db);
+    expect(main.status).toBe("done");
+    expect(main.skipped).toBe(3);
+    expect(main.skips.map((x) => x.trace_id).sort()).toEqual([damaged, cut, gone].sort());
+    expect(main.skips.find((x) => x.trace_id === damaged)?.reason).toBe("its stored result does not parse");
+    expect(main.skips.find((x) => x.trace_id === cut)?.reason).toMatch(/^the original record does not parse/);
+    expect(main.skips.find((x) => x.trace_id === gone)?.reason).toBe(
+      "probe schedule_window v99 is not in the database",
+    );
+    expect(main.changed).toBe(17);
+    expect(db.sqlite.prepare("SELECT result FROM traces WHERE id = ?").pluck().get(damaged)).toBe("{broken");
+  });
+
   it("resumes a stopped re-score where it stopped, counting nothing twice", () => {
     const whole = preFlagsDb();
     const oneGo = runPendingRescores(whole);

@@ -1,5 +1,6 @@
 import { type Rescored, rescoreStored } from "../../lib/ingest/rescore";
 import type { Probe } from "../../lib/probe/schema";
+import type { TraceScore } from "../../lib/probe/score";
 import { addTransition, emptyTransitions, type ScoreTransitions } from "../../lib/probe/transitions";
 import type { Db } from "../client";
 import { getProbeVersion } from "./probes";
@@ -160,6 +161,10 @@ export function runRescore(db: Db, id: number, options: RescoreOptions = {}): Re
       bytes += w.bytes;
       ids.push(w.id);
     }
+    const skip = (traceId: number, reason: string) => {
+      report.skipped++;
+      if (report.skips.length < MAX_SKIPS) report.skips.push({ trace_id: traceId, reason });
+    };
     const counts: CountMoves = new Map();
     const unchanged: [TraceRow, Ok][] = [];
     for (const t of q.traces.all(JSON.stringify(ids)) as TraceRow[]) {
@@ -169,8 +174,7 @@ export function runRescore(db: Db, id: number, options: RescoreOptions = {}): Re
         ? rescoreStored(t, chosen.probe)
         : { ok: false, reason: `probe ${t.probeId} v${t.probeVersion} is not in the database` };
       if (!r.ok) {
-        report.skipped++;
-        if (report.skips.length < MAX_SKIPS) report.skips.push({ trace_id: t.id, reason: r.reason });
+        skip(t.id, r.reason);
         continue;
       }
       const version = chosen?.version ?? t.probeVersion;
@@ -178,7 +182,15 @@ export function runRescore(db: Db, id: number, options: RescoreOptions = {}): Re
         unchanged.push([t, r]);
         continue;
       }
-      const before = rewriteTrace(db, q, j.runId, t, r, version, counts);
+      let before: TraceScore;
+      try {
+        before = JSON.parse(t.result) as TraceScore;
+      } catch {
+        // Its old tags cannot be told: rewriting it could leave its rows and the counts wrong.
+        skip(t.id, "its stored result does not parse");
+        continue;
+      }
+      rewriteTrace(db, q, j.runId, t, r, version, counts, before);
       report.changed++;
       addTransition(report.transitions, before, r.scored.score, t.id);
     }

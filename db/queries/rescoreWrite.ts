@@ -77,7 +77,6 @@ const rowSig = (traceId: number, sig: number) => (traceId > MAX_SIGNED_TRACE_ID 
  * Rewrites one changed trace. Its old tags are recomputed from the stored result (tags are a pure
  * function of the score, the imported human labels and the recorded ones): rows for tags it lost
  * go, rows for tags it gained come, the rest take the new signature; counts move by what changed.
- * Returns the stored score it replaced.
  */
 export function rewriteTrace(
   db: Db,
@@ -87,8 +86,8 @@ export function rewriteTrace(
   r: Ok,
   version: number,
   counts: CountMoves,
-): TraceScore {
-  const before = JSON.parse(t.result) as TraceScore;
+  before: TraceScore,
+): void {
   const oldTags = new Set(traceTags(t.probeId, before, parseOr(t.human), parseOr(t.recorded)));
   const newTags = new Set(r.scored.tags);
   const sig = rowSig(t.id, r.scored.sig);
@@ -114,7 +113,6 @@ export function rewriteTrace(
   }
   const mismatch = Number(s.modelMismatch) - Number(before.flags.includes("model_mismatch"));
   if (mismatch !== 0) q.addMismatch.run(mismatch, runId);
-  return before;
 }
 
 /**
