@@ -13,7 +13,10 @@
  *
  *   npm run bench:score                      # both parts
  *   npx tsx bench/score.ts --n 1000000 --lines 200000 --repeat 3
- *   npx tsx bench/score.ts --only a          # or --only b
+ *   npx tsx bench/score.ts --only a          # or --only b, --only c
+ * (c) the text checks of the no-call path (unparsed_call): scoreTrace on texts with no call that
+ *     hold a broken fenced call, prose with braces, and 1 MB and 4 MB hostile texts (it must stay
+ *     linear: the 4 MB figure per MB equals the 1 MB one).
  *
  * Generated files go to /tmp/assumeprobe-bench/. The load average is printed with every figure:
  * on a shared 2-core machine, repeat when the 1-minute load is above ~1.5.
@@ -190,6 +193,39 @@ async function partB(): Promise<void> {
   );
 }
 
+function partC(): void {
+  console.log("\n(c) scoreTrace on texts with no call (the unparsed_call check)");
+  const probe = builtinProbes().get(DEFAULT_PROBE_ID) as Probe;
+  const F = "```";
+  const broken = `Here is the call:\n${F}json\n{"name": "schedule_window", "arguments": {"user_id": "u_9182", "timezone": "UTC",}}\n${F}`;
+  const cases: [string, string, number][] = [
+    ["a broken fenced call", broken, 200_000],
+    [
+      "prose with braces, no name in them",
+      "Fill in {region} and {zone}, then tell me which timezone.",
+      200_000,
+    ],
+    ["a question, no braces", "Which timezone should I use for this window?", 200_000],
+    ["1 MB of unclosed objects", '{"a": "'.repeat(1 << 17), 20],
+    ["4 MB of unclosed objects", '{"a": "'.repeat(1 << 19), 5],
+    ["1 MB of fences and names", `${F}x${F} timezone `.repeat(1 << 16), 20],
+    ["4 MB of fences and names", `${F}x${F} timezone `.repeat(1 << 18), 5],
+  ];
+  for (const [what, text, n] of cases) {
+    const input: TraceInput = { response: { text, tool_calls: [], fenced: false } };
+    scoreTrace(input, probe);
+    const start = performance.now();
+    let flagged = 0;
+    for (let i = 0; i < n; i++) flagged += scoreTrace(input, probe).flags.length;
+    const us = ((performance.now() - start) * 1000) / n;
+    const perMb = text.length > 1e5 ? `, ${fmt(us / 1000 / (text.length / (1 << 20)), 1)} ms per MB` : "";
+    console.log(
+      `    ${what}: ${fmt(us, 2)} µs per trace${perMb} (flagged ${flagged > 0 ? "yes" : "no"})  [${load()}]`,
+    );
+  }
+}
+
 console.log(`score benchmark  [${load()}]  node ${process.version}`);
-if (values.only !== "b") partA();
-if (values.only !== "a") await partB();
+if (values.only === undefined || values.only === "a") partA();
+if (values.only === undefined || values.only === "b") await partB();
+if (values.only === undefined || values.only === "c") partC();

@@ -243,3 +243,34 @@ export const fixtureResults = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.runId, t.fixtureId] }), index("fixture_results_fixture").on(t.fixtureId)],
 );
+
+/**
+ * A re-score of one run's stored traces (db/queries/rescore.ts): progress (traces up to
+ * `after_trace_id` are done, so a stopped re-score resumes there), what it changed, and its
+ * transitions (`report`, JSON). `config` names the configuration it applied; null: each trace's
+ * own probe version.
+ */
+export const rescores = sqliteTable(
+  "rescores",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    runId: integer("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    reason: text().notNull(),
+    config: text(),
+    /** pending (not started, or stopped part way) or done. */
+    status: text().notNull().default("pending"),
+    afterTraceId: integer("after_trace_id").notNull().default(0),
+    scanned: integer().notNull().default(0),
+    changed: integer().notNull().default(0),
+    /** Unchanged traces whose tag rows got their current signature. */
+    resigned: integer().notNull().default(0),
+    /** Traces whose original record no longer reads (left as stored). */
+    skipped: integer().notNull().default(0),
+    report: text().notNull().default("{}"),
+    createdAt: text("created_at").notNull().default(now),
+    finishedAt: text("finished_at"),
+  },
+  (t) => [index("rescores_run").on(t.runId, t.id), index("rescores_status").on(t.status, t.id)],
+);

@@ -5,6 +5,9 @@ export const FLAG_MEANING: Record<string, string> = {
   wrong_tool: "the call went to another tool than the probe's",
   model_mismatch: "the payload names another model than the run's pinned one",
   recorded_mismatch: "the harness recorded another label than ours",
+  unparsed_call:
+    "no call was taken, but the text holds call-like JSON naming the tool or a field: its keys may read as ask terms",
+  unrecognized_payload: "the raw payload is in no format the parser knows: no call could be looked for",
   copied_bait: "a copied value that is also bait: visible includes poisoned visible",
   typed_by_user: "the user typed it, the tokenizer missed it",
   backend_default: "the call omitted it and the backend filled it",

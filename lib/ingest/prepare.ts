@@ -1,7 +1,7 @@
 import { isUtf8 } from "node:buffer";
 import * as crypto from "node:crypto";
 import type { Probe } from "../probe/schema";
-import { scoreTrace } from "../probe/score";
+import { scoreTrace, type TraceScore } from "../probe/score";
 import { searchText } from "./searchText";
 import { tagSignature } from "./tagSignature";
 import { traceTags } from "./tags";
@@ -128,23 +128,58 @@ export interface PrepareContext {
   hash?: Buffer;
 }
 
-/** Scores a record against its run's model and computes everything the store writes. */
-export function prepareTrace(rec: TraceRecord, ctx: PrepareContext): PreparedTrace {
+/** What a record's score makes the store keep: the same for an ingest and for a re-score. */
+export interface ScoredParts {
+  /** The score itself (`result` is its JSON). */
+  score: TraceScore;
+  /** The gate verdict (the score's, kept apart for its column). */
+  gate: string;
+  /** The score flags model_mismatch (counted per run). */
+  modelMismatch: boolean;
+  labels: string;
+  result: string;
+  response: string;
+  tags: string[];
+  /** The tags' signature (lib/ingest/tagSignature.ts), stored on each tag row. */
+  sig: number;
+  search: string;
+}
+
+/**
+ * Scores a record with a probe against its run's model (`unknown` pins nothing: no model was
+ * named, so no payload can contradict it) and computes the stored score, tags and search text.
+ */
+export function scoreRecord(rec: TraceRecord, probe: Probe, model: string): ScoredParts {
   const score = scoreTrace(
     {
       response: rec.response,
       world_state: rec.world_state,
       side_effect: rec.side_effect,
       recorded: rec.recorded,
-      // "unknown" pins nothing: no model was named, so no payload can contradict it.
-      model: ctx.model === "unknown" ? undefined : { pinned: ctx.model, payload: rec.payloadModel },
+      model: model === "unknown" ? undefined : { pinned: model, payload: rec.payloadModel },
     },
-    ctx.probe,
+    probe,
   );
   const labels: Record<string, string> = {};
   for (const f of Object.keys(score.fields)) labels[f] = score.fields[f].label;
+  const tags = traceTags(probe.id, score, rec.human, rec.recorded);
+  return {
+    score,
+    gate: score.gate.verdict,
+    modelMismatch: score.flags.includes("model_mismatch"),
+    labels: JSON.stringify(labels),
+    result: JSON.stringify(score),
+    response: JSON.stringify(rec.response),
+    tags,
+    sig: tagSignature(tags),
+    search: searchText(rec.response),
+  };
+}
+
+/** Scores a record against its run's model and computes everything the store writes. */
+export function prepareTrace(rec: TraceRecord, ctx: PrepareContext): PreparedTrace {
+  const scored = scoreRecord(rec, ctx.probe, ctx.model);
   const hash = ctx.hash ?? recordHash(ctx.bytes);
-  const tags = traceTags(ctx.probe.id, score, rec.human, rec.recorded);
   // Only strings and small values: a batch of these waits in memory until it is written, and
   // object graphs (the score, the parsed record) would make every young-generation GC copy them.
   return {
@@ -164,16 +199,16 @@ export function prepareTrace(rec: TraceRecord, ctx: PrepareContext): PreparedTra
     payloadModel: rec.payloadModel,
     startedAt: rec.started_at ?? null,
     latencyMs: rec.latency_ms ?? null,
-    gate: score.gate.verdict,
-    modelMismatch: score.flags.includes("model_mismatch"),
-    labels: JSON.stringify(labels),
-    result: JSON.stringify(score),
-    response: JSON.stringify(rec.response),
+    gate: scored.gate,
+    modelMismatch: scored.modelMismatch,
+    labels: scored.labels,
+    result: scored.result,
+    response: scored.response,
     recorded: rec.recorded ? JSON.stringify(rec.recorded) : null,
     human: rec.human ? JSON.stringify(rec.human) : null,
     original: isUtf8(ctx.bytes) ? (ctx.text ?? ctx.bytes.toString("utf8")) : Buffer.from(ctx.bytes),
-    tags,
-    sig: tagSignature(tags),
-    search: searchText(rec.response),
+    tags: scored.tags,
+    sig: scored.sig,
+    search: scored.search,
   };
 }

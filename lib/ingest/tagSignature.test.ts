@@ -3,13 +3,13 @@ import { describe, expect, it } from "vitest";
 import { GATE_VERDICTS } from "../gate/decide";
 import { LABELS } from "../probe/schema";
 import { INJECT_REASONS, TRACE_FLAGS } from "../probe/score";
-import { SIGNATURE_BITS, signatureLayout, tagBit, tagSignature } from "./tagSignature";
+import { SIGNATURE_BITS, signatureLayout, tagBit, tagSignature, UNSIGNED_FLAGS } from "./tagSignature";
 import { ANY_FIELD, tag } from "./tags";
 
 describe("tagBit", () => {
   it("gives every flag, verdict and per-field value its own bit", () => {
     const names = [
-      ...TRACE_FLAGS.map(tag.flag),
+      ...TRACE_FLAGS.filter((f) => !UNSIGNED_FLAGS.includes(f)).map(tag.flag),
       ...GATE_VERDICTS.map(tag.gate),
       ...LABELS.map((l) => tag.label(ANY_FIELD, l)),
       ...INJECT_REASONS.map((r) => tag.reason(ANY_FIELD, r)),
@@ -25,6 +25,15 @@ describe("tagBit", () => {
     expect(tagBit(tag.label("timezone", "ASK"))).toBe(tagBit(tag.label(ANY_FIELD, "ASK")));
     expect(tagBit(tag.reason("duration", "bait"))).toBe(tagBit(tag.reason(ANY_FIELD, "bait")));
     expect(tagBit(tag.label("timezone", "ASK"))).not.toBe(tagBit(tag.humanLabel("timezone", "ASK")));
+  });
+
+  it("gives no bit to unrecognized_payload, whose tag is on nearly all of a run's traces or on few", () => {
+    expect(UNSIGNED_FLAGS).toEqual(["unrecognized_payload"]);
+    expect(tagBit(tag.flag("unrecognized_payload"))).toBe(-1);
+    expect(tagSignature([tag.flag("unrecognized_payload"), tag.flag("unparsed_call")])).toBe(
+      tagSignature([tag.flag("unparsed_call")]),
+    );
+    expect(tagBit(tag.flag("unparsed_call"))).toBeLessThan(tagBit(tag.gate("no_call")));
   });
 
   it("gives no bit to kinds no filter names", () => {
@@ -76,12 +85,12 @@ describe("signatureLayout", () => {
   it("is the layout stored signatures were made with (changing it needs a migration resetting trace_tags.sig)", () => {
     expect(signatureLayout()).toBe(
       [
-        "flag:ask_and_call,flag:multi_call,flag:fenced,flag:wrong_tool,flag:model_mismatch,flag:recorded_mismatch",
+        "flag:ask_and_call,flag:multi_call,flag:fenced,flag:wrong_tool,flag:model_mismatch,flag:recorded_mismatch,flag:unparsed_call",
         "gate:no_call,gate:read_only,gate:fail,gate:allow,gate:block",
         "label:ASK,label:OMIT,label:COPY,label:INJECT,label:DRIFT,label:ERROR",
         "reason:hidden,reason:bait,reason:invented",
         "fieldFlag:copied_bait,fieldFlag:typed_by_user,fieldFlag:backend_default",
-        "human:agree,human:disagree,recorded:agree,recorded:disagree|shared:27-31",
+        "human:agree,human:disagree,recorded:agree,recorded:disagree|shared:28-31|none:flag:unrecognized_payload",
       ].join(","),
     );
   });

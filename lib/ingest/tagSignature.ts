@@ -23,8 +23,16 @@ import { AGREEMENT, parseTag, type TagKind } from "./tags";
  */
 export const SIGNATURE_BITS = 32;
 
+/**
+ * Trace flags that get no bit. A bit only helps a filter of two or more tags in which its tag is
+ * not the rarest: `unrecognized_payload` is a payload format's, so a run has it on nearly every
+ * trace (a bit would skip nothing) or on a few (it is then the rarest tag, whose rows are the
+ * ones scanned). Its tag rows carry the signature like every other row; the flag adds no bit.
+ */
+export const UNSIGNED_FLAGS: readonly string[] = ["unrecognized_payload"];
+
 const VOCABULARY: Record<TagKind, readonly string[] | null> = {
-  flag: TRACE_FLAGS,
+  flag: TRACE_FLAGS.filter((f) => !UNSIGNED_FLAGS.includes(f)),
   gate: GATE_VERDICTS,
   label: LABELS,
   reason: INJECT_REASONS,
@@ -49,7 +57,8 @@ if (SHARED < 4) throw new Error(`the tag vocabulary leaves ${SHARED} shared sign
  * skip traces they match. tagSignature.test.ts pins it so the change cannot go unnoticed.
  */
 export function signatureLayout(): string {
-  return `${[...vocabularyBits.keys()].join(",")}|shared:${FIRST_SHARED}-${SIGNATURE_BITS - 1}`;
+  const none = UNSIGNED_FLAGS.map((f) => `flag:${f}`).join(",");
+  return `${[...vocabularyBits.keys()].join(",")}|shared:${FIRST_SHARED}-${SIGNATURE_BITS - 1}|none:${none}`;
 }
 
 /** FNV-1a over the name's UTF-16 units, onto the shared bits. */
@@ -66,7 +75,8 @@ export function tagBit(name: string): number {
   let bit = bitCache.get(name);
   if (bit === undefined) {
     const t = parseTag(name);
-    if (t && VOCABULARY[t.kind] === null) bit = -1;
+    if (t && (VOCABULARY[t.kind] === null || (t.kind === "flag" && UNSIGNED_FLAGS.includes(t.value))))
+      bit = -1;
     else bit = (t ? vocabularyBits.get(`${t.kind}:${t.value}`) : undefined) ?? sharedBit(name);
     // Field and probe names come from probes (When2Call has hundreds): cache a bounded number.
     if (bitCache.size < 50_000) bitCache.set(name, bit);

@@ -233,6 +233,7 @@ export function interpretRecord(value: unknown, defaults: RecordDefaults, lookup
     const n = normalizePayload(responseSource);
     payloadModel = n.model;
     response = { text: n.text, tool_calls: n.tool_calls, fenced: n.fenced };
+    if (n.unrecognized) response.unrecognized = true;
   }
   if (form === "trace" && value.raw !== undefined && explicit) {
     payloadModel = payloadModelOf(value.raw);

@@ -139,7 +139,13 @@ function functionCall(name: string, args: string, n = 1) {
 const fence = (body: string, tag = "json") => `Here is the call:\n\`\`\`${tag}\n${body}\n\`\`\`\nDone.`;
 
 function expectWellFormed(r: NormalizedPayload): void {
-  expect(Object.keys(r).sort()).toEqual(["fenced", "model", "text", "tool_calls"]);
+  const keys = ["fenced", "model", "text", "tool_calls"];
+  // `unrecognized` is there only when true, so stored responses of known shapes read as before.
+  if (Object.hasOwn(r, "unrecognized")) {
+    expect(r.unrecognized).toBe(true);
+    keys.push("unrecognized");
+  }
+  expect(Object.keys(r).sort()).toEqual(keys.sort());
   expect(r.text === null || typeof r.text === "string").toBe(true);
   expect(Array.isArray(r.tool_calls)).toBe(true);
   expect(typeof r.fenced).toBe("boolean");
@@ -216,12 +222,12 @@ describe("OpenAI chat completions", () => {
     expect(normalizePayload(payload).text).toBe("Which timezone?");
   });
 
-  it("copies only the keys a call has, so an empty function entry stays {} (no call)", () => {
+  it("copies only the keys a call has", () => {
     const payload = chatCompletion({
       content: null,
-      tool_calls: [{ id: "call_1", type: "function", function: {} }],
+      tool_calls: [{ id: "call_1", type: "function", function: { name: "schedule_window" } }],
     });
-    expect(normalizePayload(payload).tool_calls).toStrictEqual([{}]);
+    expect(normalizePayload(payload).tool_calls).toStrictEqual([{ name: "schedule_window" }]);
   });
 
   it("reads the text of a legacy text completion", () => {
@@ -327,7 +333,8 @@ describe("OpenAI chat completions", () => {
     ];
     for (const payload of cases) expectWellFormed(normalizePayload(payload));
     expect(normalizePayload(cases[0])).toEqual({ text: null, tool_calls: [], fenced: false, model: null });
-    expect(normalizePayload(cases[4]).tool_calls).toEqual([null, 7]);
+    // Entries with no name are no call (a provider's call needs a name).
+    expect(normalizePayload(cases[4]).tool_calls).toEqual([]);
   });
 });
 
@@ -374,9 +381,9 @@ describe("OpenAI Responses API", () => {
     for (const output of [[null, 1, "x"], [{ type: "message", content: 5 }], [{ type: "function_call" }]]) {
       expectWellFormed(normalizePayload({ object: "response", output }));
     }
-    expect(normalizePayload({ object: "response", output: [{ type: "function_call" }] }).tool_calls).toEqual([
-      {},
-    ]);
+    expect(normalizePayload({ object: "response", output: [{ type: "function_call" }] }).tool_calls).toEqual(
+      [],
+    );
   });
 });
 
@@ -582,12 +589,13 @@ describe("the seed's trace shape through normalizePayload", () => {
     expect(normalizePayload({ text: "ok", tool_calls: [{}, null] }).tool_calls).toEqual([{}, null]);
   });
 
-  it("falls back to an empty reading when the shape is invalid", () => {
+  it("falls back to an empty reading, marked unrecognized, when the shape is invalid", () => {
     expect(normalizePayload({ text: 5, tool_calls: [] })).toEqual({
       text: null,
       tool_calls: [],
       fenced: false,
       model: null,
+      unrecognized: true,
     });
   });
 });

@@ -42,6 +42,16 @@ export function looksLikeProviderPayload(value: unknown): boolean {
 // --- Calls -----------------------------------------------------------------------------
 
 /**
+ * In a provider payload a call needs a name with a character other than white space: services
+ * send empty placeholders (`"function_call": {"name": "", "arguments": ""}` beside `"tool_calls":
+ * null` on a plain text answer) that are no call. The seed's shape, whose calls carry no name, is
+ * not read through here.
+ */
+function isNamedCall(call: unknown): boolean {
+  return isObject(call) && typeof call.name === "string" && call.name.trim() !== "";
+}
+
+/**
  * `{name, arguments}` from a provider's call object. Only keys that are there are copied:
  * a stored copy goes through JSON, which drops `undefined`, and `{}` must stay `{}` (no call).
  */
@@ -108,9 +118,13 @@ function readChat(v: Rec): Read {
   // Legacy text completions carry `choices[0].text` and no message.
   if (msg === null) return { text: typeof choice.text === "string" ? choice.text : null, tool_calls: [] };
   const raw = Array.isArray(msg.tool_calls) ? msg.tool_calls : [];
-  let calls = isDelta ? foldDeltaCalls(raw) : Array.from(raw, toCall);
+  // Deltas are glued before the name is checked: a call's name comes in its first fragment only.
+  let calls = (isDelta ? foldDeltaCalls(raw) : Array.from(raw, toCall)).filter(isNamedCall);
   // The legacy `function_call` is read only when there are no tool calls, as the API sends one or the other.
-  if (calls.length === 0 && isObject(msg.function_call)) calls = [pickCall(msg.function_call)];
+  if (calls.length === 0 && isObject(msg.function_call)) {
+    const call = pickCall(msg.function_call);
+    if (isNamedCall(call)) calls = [call];
+  }
   return { text: contentText(msg.content, "text"), tool_calls: calls };
 }
 
@@ -120,7 +134,7 @@ function readResponses(v: Rec): Read {
   const calls: unknown[] = [];
   for (const item of v.output as unknown[]) {
     if (!isObject(item)) continue;
-    if (item.type === "function_call") calls.push(pickCall(item));
+    if (item.type === "function_call" && isNamedCall(item)) calls.push(pickCall(item));
     if (item.type !== "message") continue;
     const t = contentText(item.content, "output_text");
     if (t !== null) pieces.push(t);
@@ -137,7 +151,7 @@ function readAnthropic(v: Rec): Read {
   for (const block of v.content as unknown[]) {
     if (!isObject(block)) continue;
     if (block.type === "text" && typeof block.text === "string") pieces.push(block.text);
-    if (block.type === "tool_use") calls.push(pickCall(block, "input"));
+    if (block.type === "tool_use" && isNamedCall(block)) calls.push(pickCall(block, "input"));
   }
   return { text: pieces.length > 0 ? pieces.join("") : null, tool_calls: calls };
 }
@@ -197,10 +211,10 @@ function parseJson(s: string): unknown {
   }
 }
 
-/** `{"name": string, "arguments": object or a JSON string of one}`; arguments stay as written. */
+/** `{"name": a named string, "arguments": object or a JSON string of one}`; arguments stay as written. */
 function asFencedCall(json: string): Rec | null {
   const v = parseJson(json);
-  if (!isObject(v) || typeof v.name !== "string") return null;
+  if (!isObject(v) || !isNamedCall(v)) return null;
   const args = typeof v.arguments === "string" ? parseJson(v.arguments) : v.arguments;
   return isObject(args) ? { name: v.name, arguments: v.arguments } : null;
 }
@@ -247,17 +261,36 @@ function readObject(v: unknown): NormalizedPayload | null {
   return "error" in r ? null : { ...r, model };
 }
 
+/** The JSON value a string payload holds when it looks like an object or an array, else undefined. */
+function jsonOf(text: string): unknown {
+  let i = 0;
+  while (i < text.length && isSpace(text.charCodeAt(i))) i++;
+  const c = text.charCodeAt(i);
+  // Only an object can be a known shape, and an array is a payload no reader knows: other text
+  // (prose, a number) is the model's own and not worth a failed parse.
+  if (c !== 0x7b && c !== 0x5b) return undefined;
+  let j = text.length;
+  while (j > i && isSpace(text.charCodeAt(j - 1))) j--;
+  if (text.charCodeAt(j - 1) !== (c === 0x7b ? 0x7d : 0x5d)) return undefined;
+  return parseJson(text);
+}
+
 /**
  * Normalizes a provider payload (object or string). A string that is the JSON of a known
- * shape is read as that shape; any other string is the model's plain text.
+ * shape is read as that shape; any other string is the model's plain text. A payload in no
+ * known shape (Gemini's, Cohere's, Bedrock's, an error body; or a string holding the JSON of
+ * one) is marked `unrecognized`: no call could be looked for in it.
  */
 export function normalizePayload(payload: unknown): NormalizedPayload {
   const isText = typeof payload === "string";
-  // Only an object can be a known shape: other text is not worth a failed parse.
-  const read = readObject(isText && payload.trimStart().startsWith("{") ? parseJson(payload) : payload);
+  const value = isText ? jsonOf(payload) : payload;
+  const read = readObject(value);
   if (read) return read;
-  if (isText) return recoverFenced({ text: payload, tool_calls: [], fenced: false, model: null });
-  return { text: null, tool_calls: [], fenced: false, model: null };
+  if (isText) {
+    const r = recoverFenced({ text: payload, tool_calls: [], fenced: false, model: null });
+    return typeof value === "object" && value !== null ? { ...r, unrecognized: true } : r;
+  }
+  return { text: null, tool_calls: [], fenced: false, model: null, unrecognized: true };
 }
 
 /**

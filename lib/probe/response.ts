@@ -13,6 +13,11 @@ export interface NormalizedResponse {
   tool_calls: unknown[];
   /** The call was recovered from a fenced JSON block in the text. */
   fenced: boolean;
+  /**
+   * The provider payload is in no format the parser knows, so no call could be looked for in it.
+   * Present only when true: responses stored before it existed read the same.
+   */
+  unrecognized?: true;
 }
 
 export const EMPTY_RESPONSE: NormalizedResponse = Object.freeze({

@@ -300,7 +300,8 @@ describe("trace flags", () => {
     expect(score(call(BASE), { recorded: { not_probed: "INJECT" } }).flags).toEqual([]);
   });
   it("lists every flag in DESIGN.md's order", () => {
-    const r = score(
+    // A call's flags and the no-call ones never meet: one trace holds each group.
+    const withCall = score(
       {
         text: "Which timezone?",
         tool_calls: [
@@ -311,7 +312,21 @@ describe("trace flags", () => {
       },
       { model: { pinned: "a", payload: "b" }, recorded: { timezone: "ASK" } },
     );
-    expect(r.flags).toEqual([...TRACE_FLAGS]);
+    const noCall = score(
+      { text: '{"timezone": "UTC",}', tool_calls: [], fenced: false, unrecognized: true },
+      { model: { pinned: "a", payload: "b" }, recorded: { timezone: "DRIFT" } },
+    );
+    expect(withCall.flags).toEqual(
+      TRACE_FLAGS.filter((f) => f !== "unparsed_call" && f !== "unrecognized_payload"),
+    );
+    expect(noCall.flags).toEqual([
+      "model_mismatch",
+      "recorded_mismatch",
+      "unparsed_call",
+      "unrecognized_payload",
+    ]);
+    const seen = new Set([...withCall.flags, ...noCall.flags]);
+    expect(TRACE_FLAGS.filter((f) => seen.has(f))).toEqual([...TRACE_FLAGS]);
   });
 });
 

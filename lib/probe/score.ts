@@ -1,5 +1,6 @@
 import { decideGate, type GateResult } from "../gate/decide";
 import type { WorldState } from "../gate/facts";
+import { callLikeNames, hasCallLikeBlock } from "./callLike";
 import { type CompiledProbe, compileProbe } from "./compile";
 import type { NormalizedResponse } from "./response";
 import type { Label, Probe } from "./schema";
@@ -17,6 +18,8 @@ export const TRACE_FLAGS = [
   "wrong_tool",
   "model_mismatch",
   "recorded_mismatch",
+  "unparsed_call",
+  "unrecognized_payload",
 ] as const;
 export type TraceFlag = (typeof TRACE_FLAGS)[number];
 
@@ -284,10 +287,13 @@ export function scoreTrace(trace: TraceInput, probe: Probe | CompiledProbe): Tra
   let mutating = false;
   let argumentsError = false;
   let isClarify = false;
+  let unparsedCall = false;
 
   if (isFalsy(first)) {
     fields = {};
     for (const f of p.fields) fields[f] = containsAny(text, p.askTerms[f]) ? ASK : DRIFT;
+    // Text that holds a call the parser did not take: its keys may have read as ask terms.
+    unparsedCall = hasCallLikeBlock(text, callLikeNames(p));
   } else if (typeof first !== "object" || first === null || Array.isArray(first)) {
     called = true;
     argumentsError = true;
@@ -346,6 +352,8 @@ export function scoreTrace(trace: TraceInput, probe: Probe | CompiledProbe): Tra
   if (wrongTool) flags.push("wrong_tool");
   if (trace.model && isModelMismatch(trace.model.pinned, trace.model.payload)) flags.push("model_mismatch");
   if (trace.recorded && recordedDiffers(trace.recorded, fields)) flags.push("recorded_mismatch");
+  if (unparsedCall) flags.push("unparsed_call");
+  if (response.unrecognized) flags.push("unrecognized_payload");
 
   const gate = decideGate({
     called,

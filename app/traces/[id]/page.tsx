@@ -8,6 +8,7 @@ import { FilterNote } from "@/app/_components/FilterNote";
 import { FlagList } from "@/app/_components/FlagList";
 import { GateBadge } from "@/app/_components/GateBadge";
 import { LabelChip } from "@/app/_components/LabelChip";
+import { ParseNotes } from "@/app/_components/ParseNotes";
 import { CutNote, SafeJsonBlock } from "@/app/_components/SafeJsonBlock";
 import { ToolSchema } from "@/app/_components/ToolSchema";
 import { TraceKeys } from "@/app/_components/TraceKeys";
@@ -212,6 +213,8 @@ export default async function TracePage({ params, searchParams }: Props) {
           rawFilter.label || rawFilter.reason || rawFilter.human || rawFilter.recorded ? field : null
         }
       />
+
+      <ParseNotes text={t.response.text} flags={t.result.flags} probe={probe} raw={t.reread.raw} />
 
       {called || !hits ? (
         <div className="grid items-start gap-4 xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">

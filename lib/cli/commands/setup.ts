@@ -1,10 +1,13 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
+import type { Db } from "../../../db/client";
 import { createIngestStore } from "../../../db/queries/ingestStore";
+import { pendingRescores, type RescoreReport, runRescore } from "../../../db/queries/rescore";
 import { type IngestSource, ingestSources } from "../../ingest/pipeline";
 import { openSource, sourceName, sourceSize } from "../../ingest/readSource";
 import { DEFAULT_PROBE_ID } from "../../probe/builtin";
+import { describeTransitions } from "../../probe/transitions";
 import { projectRoot } from "../../root";
 import { cliDb } from "../db";
 
@@ -51,6 +54,45 @@ export async function loadDemo(log: (s: string) => void): Promise<void> {
   );
 }
 
+/**
+ * Finishes the re-scores left queued: a migration queues one per stored run when a new version
+ * parses or scores differently (the one-time re-score after an upgrade); one stopped part way
+ * resumes where it stopped. Nothing to do on a database that is up to date.
+ */
+export function finishRescores(db: Db, log: (s: string) => void, warn: (s: string) => void): void {
+  const pending = pendingRescores(db);
+  if (pending.length === 0) return;
+  log(
+    `assumeprobe: re-scoring ${pending.length} run${pending.length === 1 ? "" : "s"} stored by an earlier version (once; stopped, it resumes here)`,
+  );
+  let lastLog = Date.now();
+  const options = {
+    onProgress: (p: { run: string; scanned: number; total: number }) => {
+      if (Date.now() - lastLog < 2000) return;
+      lastLog = Date.now();
+      log(`  ${p.run}: ${p.scanned.toLocaleString("en-US")} of ${p.total.toLocaleString("en-US")} traces…`);
+    },
+  };
+  for (const id of pending) {
+    let r: RescoreReport;
+    try {
+      r = runRescore(db, id, options);
+    } catch (e) {
+      // The stored results stay as they were and the re-score stays queued: the dashboard still starts.
+      warn(
+        `assumeprobe: re-score ${id} failed (${e instanceof Error ? e.message : String(e)}); it is retried at the next setup`,
+      );
+      continue;
+    }
+    const skipped =
+      r.skipped > 0 ? `, ${r.skipped.toLocaleString("en-US")} could not be re-read (kept as stored)` : "";
+    const moves = r.changed > 0 ? `: ${describeTransitions(r.transitions)}` : "";
+    log(
+      `  ${r.run}: ${r.scanned.toLocaleString("en-US")} traces, ${r.changed.toLocaleString("en-US")} changed${skipped}${moves}`,
+    );
+  }
+}
+
 export function registerSetup(program: Command): void {
   program
     .command("setup")
@@ -60,6 +102,11 @@ export function registerSetup(program: Command): void {
     .option("--demo", "load the demo runs when the database has no runs")
     .action(async (opts: { demo?: boolean }) => {
       const db = cliDb();
+      finishRescores(
+        db,
+        (s) => process.stdout.write(`${s}\n`),
+        (s) => process.stderr.write(`${s}\n`),
+      );
       const runs = db.sqlite.prepare("SELECT count(*) FROM runs").pluck().get() as number;
       if (opts.demo && runs === 0) await loadDemo((s) => process.stdout.write(`${s}\n`));
       process.stdout.write(`assumeprobe: database ready at ${db.path}\n`);

@@ -1,0 +1,39 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
+import Database from "better-sqlite3";
+import { afterAll, describe, expect, it } from "vitest";
+import { projectRoot } from "../root";
+import { cliSandbox } from "./testCli";
+
+const box = cliSandbox("setup-rescore");
+afterAll(box.cleanup);
+
+describe("assumeprobe setup on a database from before the flags", () => {
+  it("re-scores its runs once, saying what moved, then never again", async () => {
+    box.file(
+      "cli.db",
+      gunzipSync(readFileSync(join(projectRoot(), "fixtures", "testdata", "pre-flags.db.gz"))),
+    );
+    const first = await box.run(["setup"]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.lines[0]).toBe(
+      "assumeprobe: re-scoring 3 runs stored by an earlier version (once; stopped, it resumes here)",
+    );
+    expect(first.lines[1]).toMatch(
+      /^ {2}fixtures-flags: 29 traces, 19 changed: \+unparsed_call 7, \+unrecognized_payload 5, /,
+    );
+    expect(first.lines[3]).toBe(
+      "  plover-lite-2/nightly-2026-11-29: 150 traces, 3 changed: +unparsed_call 3",
+    );
+    const db = new Database(box.dbPath, { readonly: true });
+    try {
+      expect(db.prepare("SELECT DISTINCT status FROM rescores").pluck().all()).toEqual(["done"]);
+      expect(db.prepare("SELECT count(*) FROM trace_tags WHERE sig = -1").pluck().get()).toBe(0);
+    } finally {
+      db.close();
+    }
+    const second = await box.run(["setup"]);
+    expect(second.lines).toEqual([`assumeprobe: database ready at ${box.dbPath}`]);
+  });
+});

@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import { scheduleWindow } from "../probe/testProbes";
+import { prepareTrace } from "./prepare";
+import { rescoreStored, type StoredTrace } from "./rescore";
+import { interpretRecord } from "./traceRecord";
+
+const SW = scheduleWindow();
+
+/** A trace as the store keeps it, from a record line, scored by today's ingest. */
+function stored(line: string | Buffer, model = "m"): StoredTrace {
+  const bytes = typeof line === "string" ? Buffer.from(line) : line;
+  const r = interpretRecord(
+    JSON.parse(bytes.toString("utf8").replace(/^\uFEFF/, "")),
+    { probe: SW.id },
+    () => SW,
+  );
+  if (!r.ok) throw new Error(r.reason);
+  const p = prepareTrace(r.record, {
+    runName: "r",
+    defaultRun: "r",
+    model,
+    runParams: null,
+    probe: SW,
+    probeVersion: 1,
+    file: "f",
+    source: "f",
+    line: 1,
+    bytes,
+  });
+  return {
+    id: 1,
+    probeId: SW.id,
+    form: p.form,
+    extId: p.extId,
+    model,
+    original: p.original,
+    result: p.result,
+    response: p.response,
+  };
+}
+
+const PAYLOAD = {
+  object: "chat.completion",
+  model: "m",
+  choices: [{ message: { content: null, function_call: { name: "", arguments: "" } } }],
+};
+
+describe("rescoreStored", () => {
+  it("gives what an ingest gives today: unchanged for a trace stored by this version", () => {
+    for (const line of [
+      JSON.stringify({ id: "a", raw: PAYLOAD }),
+      `\uFEFF${JSON.stringify({ id: "b", response: { text: "Which timezone?", tool_calls: [] } })}`,
+      JSON.stringify({ label: "ASK", trace: { text: "which zone?", tool_call: null } }),
+      JSON.stringify(PAYLOAD),
+      JSON.stringify({ raw: { candidates: [] } }, null, 2),
+    ]) {
+      const t = stored(line);
+      const r = rescoreStored(t, SW);
+      expect(r.ok && !r.changed && !r.responseChanged, line).toBe(true);
+    }
+  });
+
+  it("reads a record that is not valid UTF-8 as the ingest did", () => {
+    const bytes = Buffer.concat([
+      Buffer.from('{"id":"x","response":{"text":"zone \xff?'),
+      Buffer.from([0xff]),
+      Buffer.from('","tool_calls":[]}}'),
+    ]);
+    const t = stored(bytes);
+    expect(Buffer.isBuffer(t.original)).toBe(true);
+    const r = rescoreStored(t, SW);
+    expect(r.ok && !r.changed).toBe(true);
+  });
+
+  it("says what changed when the stored result is an older scorer's", () => {
+    const t = stored(JSON.stringify({ raw: PAYLOAD }));
+    const old = { ...t, result: t.result.replace('"flags":[]', '"flags":["ask_and_call"]') };
+    const r = rescoreStored(old, SW);
+    expect(r.ok && r.changed && !r.responseChanged).toBe(true);
+    const oldResponse = {
+      ...t,
+      response: JSON.stringify({ text: null, tool_calls: [{ name: "", arguments: "" }], fenced: false }),
+    };
+    const r2 = rescoreStored(oldResponse, SW);
+    expect(r2.ok && r2.changed && r2.responseChanged).toBe(true);
+  });
+
+  it("gives a reason, never a throw, for an original that no longer reads", () => {
+    const t = stored(JSON.stringify({ raw: PAYLOAD }));
+    expect(rescoreStored({ ...t, original: "{cut" }, SW)).toMatchObject({ ok: false });
+    expect(rescoreStored({ ...t, original: '{"nothing": 1}' }, SW)).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining("no longer reads"),
+    });
+    const w2c = JSON.stringify({ uuid: "u", question: "q", answers: {} });
+    expect(rescoreStored({ ...t, original: w2c, extId: "u:tool_call" }, SW)).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining("When2Call"),
+    });
+  });
+});

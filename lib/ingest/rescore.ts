@@ -1,0 +1,75 @@
+import { isObject } from "../isObject";
+import type { Probe } from "../probe/schema";
+import { type ScoredParts, scoreRecord } from "./prepare";
+import { interpretRecord } from "./traceRecord";
+import { convertWhen2Call } from "./when2call";
+
+/**
+ * Re-scoring a stored trace: its original record is read again by today's parser and scored
+ * with a probe (the version that scored it, or another configuration), exactly as an ingest
+ * would score it. Pure; db/queries/rescore.ts writes what changed.
+ */
+export interface StoredTrace {
+  id: number;
+  probeId: string;
+  form: string;
+  extId: string | null;
+  /** The record's model (or the ingest's default): the run's pinned model. */
+  model: string | null;
+  original: string | Uint8Array;
+  result: string;
+  response: string;
+}
+
+export type Rescored =
+  | { ok: true; scored: ScoredParts; changed: boolean; responseChanged: boolean }
+  | { ok: false; reason: string };
+
+const utf8 = new TextDecoder("utf-8", { fatal: false });
+
+/** A When2Call line (four traces share it): its answers become the traces, not the line itself. */
+function isWhen2CallLine(v: Record<string, unknown>): boolean {
+  return "answers" in v && "question" in v && "uuid" in v && !("response" in v) && !("raw" in v);
+}
+
+/** The record value a stored trace was read from: the original as stored, or its When2Call answer. */
+function recordValue(t: StoredTrace): unknown {
+  const text = typeof t.original === "string" ? t.original : utf8.decode(t.original);
+  let parsed: unknown;
+  try {
+    // A byte-order mark is not part of the record.
+    parsed = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch (e) {
+    throw new RereadError(`the original record does not parse: ${(e as Error).message}`);
+  }
+  if (!isObject(parsed) || !isWhen2CallLine(parsed)) return parsed;
+  const conv = convertWhen2Call(parsed, 0);
+  if (!conv.ok) throw new RereadError(`the When2Call line no longer converts: ${conv.reason}`);
+  const rec = conv.records.find((r) => r.id === t.extId);
+  if (!rec) throw new RereadError(`the When2Call line has no answer ${t.extId}`);
+  return rec;
+}
+
+class RereadError extends Error {}
+
+/**
+ * Scores a stored trace again with `probe`; `changed` when its stored score or normalized
+ * response differs from what is stored now. Never throws: an original that no longer reads
+ * gives a reason and is left as it is.
+ */
+export function rescoreStored(t: StoredTrace, probe: Probe): Rescored {
+  try {
+    const value = recordValue(t);
+    const r = interpretRecord(value, { probe: t.probeId }, () => probe);
+    if (!r.ok) return { ok: false, reason: `the original record no longer reads: ${r.reason}` };
+    const scored = scoreRecord(r.record, probe, t.model ?? "unknown");
+    const responseChanged = scored.response !== t.response;
+    const changed = responseChanged || scored.result !== t.result;
+    return { ok: true, scored, changed, responseChanged };
+  } catch (e) {
+    if (e instanceof RereadError) return { ok: false, reason: e.message };
+    // JSON nested thousands deep parses, but cannot be scored without blowing the stack.
+    if (e instanceof RangeError) return { ok: false, reason: `the record cannot be processed: ${e.message}` };
+    throw e;
+  }
+}
