@@ -45,8 +45,11 @@ export interface PreparedTrace {
 
 /** A rejected record, kept with where it was and why. */
 export interface PreparedError {
-  /** The run the file's records default to. */
-  runName: string;
+  /**
+   * The run the file's records default to. The store counts the record against the run its file's
+   * first good record went to, else this run if it exists, else no run.
+   */
+  defaultRun: string;
   file: string;
   source: string;
   line: number;
@@ -86,7 +89,7 @@ export function recordIdentity(extId: string | null, source: string, line: numbe
 const MAX_ERROR_RAW = 64 * 1024;
 
 export function prepareError(
-  runName: string,
+  defaultRun: string,
   file: string,
   source: string,
   line: number,
@@ -95,14 +98,14 @@ export function prepareError(
 ): PreparedError {
   const raw =
     bytes.length > MAX_ERROR_RAW ? bytes.subarray(0, MAX_ERROR_RAW).toString("utf8") : bytes.toString("utf8");
-  return { runName, file, source, line, reason, raw, hash: recordHash(bytes) };
+  return { defaultRun, file, source, line, reason, raw, hash: recordHash(bytes) };
 }
 
 /** A trace the store turned down (its run pins another model, its id holds other content), as an error. */
 export function rejectedTrace(t: PreparedTrace, reason: string): PreparedError {
   const raw = typeof t.original === "string" ? t.original : t.original.toString("utf8");
   return {
-    runName: t.defaultRun,
+    defaultRun: t.defaultRun,
     file: t.file,
     source: t.source,
     line: t.line,
