@@ -3,10 +3,34 @@ import { type PreparedError, type PreparedTrace, rejectedTrace } from "../../lib
 import { packTagRow } from "../../lib/ingest/tagSignature";
 import type { Probe } from "../../lib/probe/schema";
 import type { Db } from "../client";
-import { writeSync } from "../write";
+import { WriteWaitError, writeSync } from "../write";
 import { beginIngestBatch, claimRunlessErrors, finishIngestBatch, recountRejected } from "./ingestBatches";
 import { getProbe, saveProbe } from "./probes";
 import { resetTagCache, tagId } from "./tags";
+
+/** A record the database refused while its batch was written (the batch is written again without it). */
+class RecordRefused extends Error {
+  constructor(
+    readonly index: number,
+    override readonly cause: unknown,
+  ) {
+    super(messageOf(cause));
+  }
+}
+
+/** Past this many refused records in one batch, the store itself is taken to be failing. */
+const MAX_REFUSED_PER_BATCH = 16;
+
+const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** SQLite result codes that say the database (disk, lock, file, memory) failed, not one record. */
+const STORE_CODES =
+  /^SQLITE_(BUSY|LOCKED|NOMEM|READONLY|IOERR|CORRUPT|FULL|CANTOPEN|PROTOCOL|NOTADB|INTERRUPT|ABORT|PERM|SCHEMA|NOLFS|AUTH)/;
+
+function isStoreFailure(e: unknown): boolean {
+  const code = (e as { code?: unknown })?.code;
+  return typeof code === "string" && STORE_CODES.test(code);
+}
 
 /** The writing half of the store: one transaction per batch of traces and errors. */
 export interface TraceWriter {
@@ -133,9 +157,9 @@ export function createTraceWriter(db: Db): TraceWriter {
     s.prepare("SELECT DISTINCT source FROM ingest_errors").pluck().all() as string[],
   );
 
-  function runFor(name: string, params: Record<string, unknown> | null): RunRow {
+  function runFor(name: string, params: string | null): RunRow {
     let r = runs.get(name) ?? (q.runByName.get(name) as RunRow | undefined);
-    if (!r) r = q.insertRun.get(name, null, params ? JSON.stringify(params) : null) as RunRow;
+    if (!r) r = q.insertRun.get(name, null, params) as RunRow;
     runs.set(name, r);
     return r;
   }
@@ -146,7 +170,12 @@ export function createTraceWriter(db: Db): TraceWriter {
    */
   const goodRun = new Map<string, number>();
 
-  const writeBatch = (batchId: number, traces: PreparedTrace[], errors: PreparedError[]) => {
+  const writeBatch = (
+    batchId: number,
+    traces: PreparedTrace[],
+    errors: PreparedError[],
+    refused: Map<number, string>,
+  ) => {
     // Another process may have created or pinned runs since the last batch.
     runs.clear();
     const outcomes: WriteOutcome[] = [];
@@ -172,62 +201,74 @@ export function createTraceWriter(db: Db): TraceWriter {
     const good = (t: PreparedTrace, runId: number) => {
       if (runOfFile(t.file) === null) claimed.set(`${batchId}\u0000${t.file}`, { file: t.file, runId });
     };
-    for (const t of traces) {
-      const run = runFor(t.runName, t.runParams);
-      if (run.model === null) {
-        q.pinRun.run(t.model, t.runParams ? JSON.stringify(t.runParams) : null, run.id);
-        run.model = t.model;
-      } else if (run.model !== t.model) {
-        // A record already stored is a duplicate whatever model a re-ingest defaults it to.
-        const stored = q.existingHash.get(run.id, t.identity) as Buffer | undefined;
-        if (stored?.equals(t.hash)) {
-          outcomes.push("duplicate");
-          good(t, run.id);
-        } else reject(t, `model "${t.model}" differs from run "${run.name}"'s pinned model "${run.model}"`);
+    for (let i = 0; i < traces.length; i++) {
+      const t = traces[i];
+      const why = refused.get(i);
+      if (why !== undefined) {
+        reject(t, why);
         continue;
       }
-      const info = q.insertTrace.run(traceRow(run.id, batchId, t));
-      if (info.changes === 0) {
-        const existing = q.existingHash.get(run.id, t.identity) as Buffer | undefined;
-        if (t.extId !== null && existing && !existing.equals(t.hash)) {
-          reject(t, `id "${t.extId}" is already used in run "${run.name}" for other content`);
-        } else {
-          outcomes.push("duplicate");
-          good(t, run.id);
+      try {
+        const run = runFor(t.runName, t.runParams);
+        if (run.model === null) {
+          q.pinRun.run(t.model, t.runParams, run.id);
+          run.model = t.model;
+        } else if (run.model !== t.model) {
+          // A record already stored is a duplicate whatever model a re-ingest defaults it to.
+          const stored = q.existingHash.get(run.id, t.identity) as Buffer | undefined;
+          if (stored?.equals(t.hash)) {
+            outcomes.push("duplicate");
+            good(t, run.id);
+          } else reject(t, `model "${t.model}" differs from run "${run.name}"'s pinned model "${run.model}"`);
+          continue;
         }
-        continue;
+        const info = q.insertTrace.run(traceRow(run.id, batchId, t));
+        if (info.changes === 0) {
+          const existing = q.existingHash.get(run.id, t.identity) as Buffer | undefined;
+          if (t.extId !== null && existing && !existing.equals(t.hash)) {
+            reject(t, `id "${t.extId}" is already used in run "${run.name}" for other content`);
+          } else {
+            outcomes.push("duplicate");
+            good(t, run.id);
+          }
+          continue;
+        }
+        const traceId = Number(info.lastInsertRowid);
+        good(t, run.id);
+        // A line rejected while it was still being written (the last line of a growing file) is
+        // gone once the completed line is stored.
+        if (errorSources.has(t.source)) {
+          for (const id of q.dropStaleErrors.all(t.source, t.line, run.id, t.defaultRun) as (number | null)[])
+            if (id !== null) touchedForErrors.add(id);
+        }
+        const rp = `${run.id}\u0000${t.probeId}`;
+        let group = tagged.get(rp);
+        if (!group) {
+          group = { runId: run.id, probeId: t.probeId, byTag: new Map() };
+          tagged.set(rp, group);
+        }
+        const row = packTagRow(traceId, t.sig);
+        for (const name of t.tags) {
+          const id = tagId(db, name);
+          const rows = group.byTag.get(id);
+          if (rows) rows.push(row);
+          else group.byTag.set(id, [row]);
+        }
+        if (t.search) q.insertSearch.run(traceId, t.search);
+        const tot = runTotals.get(run.id) ?? { n: 0, mismatch: 0, first: null, last: null };
+        tot.n++;
+        if (t.modelMismatch) tot.mismatch++;
+        if (t.startedAt) {
+          if (tot.first === null || t.startedAt < tot.first) tot.first = t.startedAt;
+          if (tot.last === null || t.startedAt > tot.last) tot.last = t.startedAt;
+        }
+        runTotals.set(run.id, tot);
+        outcomes.push("ingested");
+      } catch (e) {
+        // A failure of the database itself stops the ingest; anything else failed for this record.
+        if (e instanceof WriteWaitError || isStoreFailure(e)) throw e;
+        throw new RecordRefused(i, e);
       }
-      const traceId = Number(info.lastInsertRowid);
-      good(t, run.id);
-      // A line rejected while it was still being written (the last line of a growing file) is
-      // gone once the completed line is stored.
-      if (errorSources.has(t.source)) {
-        for (const id of q.dropStaleErrors.all(t.source, t.line, run.id, t.defaultRun) as (number | null)[])
-          if (id !== null) touchedForErrors.add(id);
-      }
-      const rp = `${run.id}\u0000${t.probeId}`;
-      let group = tagged.get(rp);
-      if (!group) {
-        group = { runId: run.id, probeId: t.probeId, byTag: new Map() };
-        tagged.set(rp, group);
-      }
-      const row = packTagRow(traceId, t.sig);
-      for (const name of t.tags) {
-        const id = tagId(db, name);
-        const rows = group.byTag.get(id);
-        if (rows) rows.push(row);
-        else group.byTag.set(id, [row]);
-      }
-      if (t.search) q.insertSearch.run(traceId, t.search);
-      const tot = runTotals.get(run.id) ?? { n: 0, mismatch: 0, first: null, last: null };
-      tot.n++;
-      if (t.modelMismatch) tot.mismatch++;
-      if (t.startedAt) {
-        if (tot.first === null || t.startedAt < tot.first) tot.first = t.startedAt;
-        if (tot.last === null || t.startedAt > tot.last) tot.last = t.startedAt;
-      }
-      runTotals.set(run.id, tot);
-      outcomes.push("ingested");
     }
     for (const g of tagged.values()) {
       for (const [id, rows] of g.byTag) {
@@ -256,15 +297,21 @@ export function createTraceWriter(db: Db): TraceWriter {
 
   return {
     write(batchId, traces, errors) {
-      try {
-        const { outcomes, claimed } = writeSync(db, () => writeBatch(batchId, traces, errors));
-        for (const [key, c] of claimed) goodRun.set(key, c.runId);
-        return outcomes;
-      } catch (e) {
-        // The transaction rolled back: forget runs and tags it may have created.
-        runs.clear();
-        resetTagCache(db);
-        throw e;
+      /** Records the database refused in an earlier try of this batch: rejected, the rest written again. */
+      const refused = new Map<number, string>();
+      for (;;) {
+        try {
+          const { outcomes, claimed } = writeSync(db, () => writeBatch(batchId, traces, errors, refused));
+          for (const [key, c] of claimed) goodRun.set(key, c.runId);
+          return outcomes;
+        } catch (e) {
+          // The transaction rolled back: forget runs and tags it may have created.
+          runs.clear();
+          resetTagCache(db);
+          if (!(e instanceof RecordRefused)) throw e;
+          if (refused.size >= MAX_REFUSED_PER_BATCH) throw e.cause;
+          refused.set(e.index, `the database refused the record: ${messageOf(e.cause)}`);
+        }
       }
     },
   };

@@ -14,7 +14,8 @@ export interface PreparedTrace {
   defaultRun: string;
   /** The record's model (or the default); the run pins the first one it sees. */
   model: string;
-  runParams: Record<string, unknown> | null;
+  /** The run's parameters as JSON (written when the record creates or pins its run). */
+  runParams: string | null;
   probeId: string;
   probeVersion: number;
   extId: string | null;
@@ -154,7 +155,9 @@ export function prepareTrace(rec: TraceRecord, ctx: PrepareContext): PreparedTra
     runName: ctx.runName,
     defaultRun: ctx.defaultRun,
     model: ctx.model,
-    runParams: ctx.runParams,
+    // Everything the store writes is computed here, outside its transaction: what fails for one
+    // record (a value that cannot be serialized) then rejects that record, not its batch.
+    runParams: ctx.runParams ? JSON.stringify(ctx.runParams) : null,
     probeId: ctx.probe.id,
     probeVersion: ctx.probeVersion,
     extId: rec.id,
