@@ -127,3 +127,12 @@ export function recountRejected(db: Db, runId: number): void {
     )
     .run(runId, runId);
 }
+
+/** Marks an ingest failed when whatever ran it could not settle it (it stays as it was otherwise). */
+export function failIngestBatch(db: Db, batchId: number, error: string): void {
+  const mark = db.sqlite.prepare(
+    `UPDATE ingest_batches SET status = 'failed', error = coalesce(error, ?),
+       finished_at = coalesce(finished_at, strftime('%Y-%m-%dT%H:%M:%fZ','now')) WHERE id = ? AND status = 'running'`,
+  );
+  writeSync(db, () => mark.run(error, batchId));
+}
