@@ -11,6 +11,7 @@ const NAV = [
   { href: "/", label: "Runs" },
   { href: "/probes", label: "Probes" },
   { href: "/upload", label: "Upload" },
+  { href: "/ingests", label: "Ingests" },
 ];
 
 export default function RootLayout({ children }: { children: React.ReactNode }) {

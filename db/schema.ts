@@ -117,6 +117,7 @@ export const ingestErrors = sqliteTable(
     uniqueIndex("ingest_errors_identity").on(t.runId, t.source, t.line, t.hash),
     uniqueIndex("ingest_errors_runless").on(t.source, t.line, t.hash).where(sql`${t.runId} IS NULL`),
     index("ingest_errors_batch").on(t.batchId),
+    index("ingest_errors_batch_order").on(t.batchId, t.file, t.line),
   ],
 );
 

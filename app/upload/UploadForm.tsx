@@ -4,12 +4,15 @@ import Link from "next/link";
 import { useRef, useState } from "react";
 import type { IngestSummary } from "@/lib/ingest/pipeline";
 
+/** The upload's answer: ingest's summary, with the ingest's id (its page is /ingests/ID). */
+type UploadSummary = IngestSummary & { ingest?: number | null };
+
 type State =
   | { kind: "idle" }
   | { kind: "uploading"; sent: number; total: number }
   | { kind: "ingesting" }
   /** `stopped`: why reading ended early (past the limit, a broken gzip file); the summary is what was kept. */
-  | { kind: "done"; summary: IngestSummary; stopped?: string }
+  | { kind: "done"; summary: UploadSummary; stopped?: string }
   | { kind: "error"; message: string };
 
 /** Sizes as people read them: bytes, KB below a megabyte, MB above. */
@@ -54,7 +57,7 @@ export function UploadForm({ probes, maxBytes }: { probes: string[]; maxBytes: n
       } catch {
         body = null;
       }
-      const b = body as (IngestSummary & { error?: string }) | null;
+      const b = body as (UploadSummary & { error?: string }) | null;
       // A summary comes back whenever records were read, with `error` when reading stopped early.
       if (b && typeof b.records === "number")
         setState({ kind: "done", summary: b, stopped: xhr.status === 200 ? undefined : b.error });
@@ -217,7 +220,14 @@ function Status({ state }: { state: State }) {
         <strong>{s.ingested.toLocaleString("en-US")}</strong> ingested, {s.duplicates.toLocaleString("en-US")}{" "}
         already stored,{" "}
         <strong className={s.rejected ? "text-red-700" : ""}>{s.rejected.toLocaleString("en-US")}</strong>{" "}
-        rejected.
+        rejected.{" "}
+        <Link
+          href={s.ingest ? `/ingests/${s.ingest}` : "/ingests"}
+          className="text-indigo-700 underline"
+          data-testid="summary-ingest"
+        >
+          {s.ingest ? `Ingest #${s.ingest}` : "Recent ingests"}
+        </Link>
       </p>
       {s.runs.length > 0 ? (
         <ul className="text-sm">

@@ -19,3 +19,6 @@ CREATE INDEX `ingest_batches_running` ON `ingest_batches` (`status`) WHERE `stat
 -- exist, belong to no run (rejected records alone never create one): they are listed with their
 -- ingest, once per (source, line, content) like the others.
 CREATE UNIQUE INDEX `ingest_errors_runless` ON `ingest_errors` (`source`, `line`, `hash`) WHERE `run_id` IS NULL;
+--> statement-breakpoint
+-- An ingest's rejected records in reading order, paged on /ingests/ID.
+CREATE INDEX `ingest_errors_batch_order` ON `ingest_errors` (`batch_id`, `file`, `line`);

@@ -13,7 +13,7 @@ import type { UploadInput, UploadJob, UploadReply } from "./ingestUploadThread";
 /** Chunks handed over and not yet taken by the ingest. */
 const IN_FLIGHT = 8;
 
-export type UploadOutcome = { summary: IngestSummary } | { failed: string };
+export type UploadOutcome = { summary: IngestSummary; batchId: number | null } | { failed: string };
 
 /**
  * Runs the ingest of `body` (an iterable that throws when the body stops early: past the limit,
@@ -34,7 +34,8 @@ export async function ingestUpload(
       else if ("ack" in m) {
         inFlight--;
         acked?.();
-      } else resolve(m);
+      } else if ("summary" in m) resolve({ summary: m.summary, batchId });
+      else resolve(m);
     });
     worker.on("error", (e) => resolve({ failed: `the upload's ingest thread failed: ${e.message}` }));
     worker.on("exit", (code) =>

@@ -95,7 +95,8 @@ export async function POST(req: Request) {
       error: `storing the upload failed: ${result.failed}; the batches written before it were kept`,
     });
   }
-  const summary = result.summary;
+  // The summary, and the ingest's id: /ingests/ID lists it with its errors.
+  const summary = { ...result.summary, ingest: result.batchId };
   const failed = summary.unreadable?.[0];
   if (!failed) return json(200, summary);
   // Cut off (past the limit, short of its length, a broken gzip stream): what was kept, and why it stopped.

@@ -1,6 +1,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
+import { markInterruptedIngests } from "../../../db/queries/ingestBatches";
 import { createIngestStore } from "../../../db/queries/ingestStore";
 import { type IngestSource, ingestSources } from "../../ingest/pipeline";
 import { openSource, sourceName, sourceSize } from "../../ingest/readSource";
@@ -60,6 +61,12 @@ export function registerSetup(program: Command): void {
     .option("--demo", "load the demo runs when the database has no runs")
     .action(async (opts: { demo?: boolean }) => {
       const db = cliDb();
+      // `npm start` runs this: ingests whose process died are marked interrupted.
+      const interrupted = markInterruptedIngests(db);
+      if (interrupted > 0)
+        process.stdout.write(
+          `assumeprobe: ${interrupted} ingest(s) had stopped unfinished; marked interrupted (see /ingests)\n`,
+        );
       const runs = db.sqlite.prepare("SELECT count(*) FROM runs").pluck().get() as number;
       if (opts.demo && runs === 0) await loadDemo((s) => process.stdout.write(`${s}\n`));
       process.stdout.write(`assumeprobe: database ready at ${db.path}\n`);
