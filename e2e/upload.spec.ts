@@ -35,6 +35,9 @@ test("uploads a file through the same ingest path: bad lines reported by number,
     1,
   );
   await expect(summary.getByTestId("summary-run")).toHaveAttribute("href", "/runs/e2e-upload");
+  // The summary links to its ingest, which lists it with its rejected line.
+  await expect(summary.getByTestId("summary-ingest")).toHaveAttribute("href", /^\/ingests\/\d+$/);
+  await page.screenshot({ path: "shots/upload-1440.png", fullPage: true });
 
   await page.getByTestId("upload-submit").click();
   await expect(summary).toContainText("3 already stored");

@@ -45,10 +45,14 @@ export function IngestCard({ ingest: g, linkErrors }: { ingest: IngestRow; linkE
           {took ? ` · ${took}` : null}
         </span>
       </div>
-      <p className="break-all font-mono text-xs text-slate-700">{g.files.join(", ") || "(no files)"}</p>
+      <Files files={g.files} />
       {g.status === "running" ? (
         <p className="text-xs text-slate-600">
           Still running (pid {g.pid} on {g.host}); its counts appear when it ends.
+        </p>
+      ) : g.status === "interrupted" && g.finishedAt !== null && g.records === 0 ? (
+        <p className="text-xs text-slate-600" data-testid="ingest-counts">
+          Its counts were never recorded. Ingesting the same files again stores what it did not.
         </p>
       ) : (
         <p data-testid="ingest-counts">
@@ -67,8 +71,8 @@ export function IngestCard({ ingest: g, linkErrors }: { ingest: IngestRow; linkE
         </p>
       )}
       {g.runs.length > 0 ? (
-        <ul className="flex flex-wrap gap-x-3 gap-y-1 text-xs">
-          {g.runs.map((r) => (
+        <Many items={g.runs} shown={6} noun="runs">
+          {(r) => (
             <li key={r.name}>
               <Link
                 href={`/runs/${encodeURIComponent(r.name)}`}
@@ -78,8 +82,8 @@ export function IngestCard({ ingest: g, linkErrors }: { ingest: IngestRow; linkE
               </Link>{" "}
               · {fmt(r.ingested)} new
             </li>
-          ))}
-        </ul>
+          )}
+        </Many>
       ) : null}
       {g.unreadable.map((u) => (
         <p key={u.file} className="break-words text-xs text-red-800">
@@ -93,5 +97,50 @@ export function IngestCard({ ingest: g, linkErrors }: { ingest: IngestRow; linkE
         </p>
       ) : null}
     </li>
+  );
+}
+
+/** A file's base name (the full path is its title). */
+const baseName = (f: string) => f.split(/[\\/]/).pop() || f;
+
+function Files({ files }: { files: string[] }) {
+  if (files.length === 0) return <p className="text-xs text-slate-500">(no files)</p>;
+  return (
+    <Many items={files} shown={3} noun="files" mono>
+      {(f) => (
+        <li key={f} title={f}>
+          {baseName(f)}
+        </li>
+      )}
+    </Many>
+  );
+}
+
+/** The first `shown` items, the rest behind a "N more" toggle. */
+function Many<T>({
+  items,
+  shown,
+  noun,
+  mono,
+  children,
+}: {
+  items: T[];
+  shown: number;
+  noun: string;
+  mono?: boolean;
+  children: (item: T) => React.ReactNode;
+}) {
+  const cls = `flex flex-wrap gap-x-3 gap-y-1 text-xs ${mono ? "break-all font-mono text-slate-700" : ""}`;
+  if (items.length <= shown + 1) return <ul className={cls}>{items.map(children)}</ul>;
+  return (
+    <details className="text-xs">
+      <summary className="cursor-pointer">
+        <ul className={`${cls} inline-flex`}>{items.slice(0, shown).map(children)}</ul>{" "}
+        <span className="text-indigo-700 underline">
+          and {items.length - shown} more {noun}
+        </span>
+      </summary>
+      <ul className={`${cls} mt-1`}>{items.slice(shown).map(children)}</ul>
+    </details>
   );
 }
