@@ -10,6 +10,7 @@
  *
  *   npm run stress                      # 60 s
  *   npx tsx bench/stress.ts --seconds 20 --browsers 4
+ *   npx tsx bench/stress.ts --only browse,upload   # some of the loads only
  *
  * Bounded in time (--seconds, and a cap on files sent) and in size; the server, its database and
  * the generated files go to a temporary folder that is removed at the end.
@@ -30,8 +31,11 @@ const { values } = parseArgs({
     browsers: { type: "string", default: "3" },
     "cli-records": { type: "string", default: "4000" },
     "upload-records": { type: "string", default: "2000" },
+    /** Which loads to run (all by default): to tell which one slows the others. */
+    only: { type: "string", default: "cli,upload,browse,export" },
   },
 });
+const ONLY = new Set(values.only.split(","));
 const SECONDS = Number(values.seconds);
 const BROWSERS = Number(values.browsers);
 const CLI_RECORDS = Number(values["cli-records"]);
@@ -176,7 +180,7 @@ async function browser(base: string, n: number): Promise<void> {
       ["page /ingests", "/ingests"],
       ["page /probes", "/probes"],
     ];
-    const [kind, path] = pages[i % pages.length];
+    const [kind, path] = pages[(i + n) % pages.length];
     await get(base, kind, path);
   }
 }
@@ -233,11 +237,10 @@ async function main(): Promise<void> {
     const t0 = Date.now();
     stopAt = t0 + SECONDS * 1000;
     await Promise.all([
-      cliIngester(1),
-      cliIngester(2),
-      uploader(base),
-      exporter(base),
-      ...Array.from({ length: BROWSERS }, (_, i) => browser(base, i)),
+      ...(ONLY.has("cli") ? [cliIngester(1), cliIngester(2)] : []),
+      ...(ONLY.has("upload") ? [uploader(base)] : []),
+      ...(ONLY.has("export") ? [exporter(base)] : []),
+      ...(ONLY.has("browse") ? Array.from({ length: BROWSERS }, (_, i) => browser(base, i)) : []),
     ]);
     const took = (Date.now() - t0) / 1000;
     report(took);
