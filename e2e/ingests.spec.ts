@@ -28,12 +28,13 @@ function ingestProcess(file: string): Promise<{ code: number | null; stdout: str
   });
 }
 
+/** Records of one run, with a model of its own (no other run shares it: the overview's trends and comparison stay the demo's). */
 const records = (run: string, n: number) =>
   `${Array.from({ length: n }, (_, i) =>
     JSON.stringify({
       id: `${run}-${i}`,
       run,
-      model: "m",
+      model: `model-of-${run}`,
       response: {
         tool_call: {
           name: "schedule_window",
