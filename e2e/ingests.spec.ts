@@ -106,6 +106,7 @@ test("the ingests page: counts, status, runs and errors; a file of rejected line
   db.close();
 
   await page.goto("/");
+  await page.screenshot({ path: "shots/overview-1440.png" });
   await page.getByTestId("recent-ingests").click();
   await expect(page).toHaveURL(/\/ingests$/);
   const rows = page.getByTestId("ingest-row");
@@ -132,6 +133,11 @@ test("the ingests page: counts, status, runs and errors; a file of rejected line
   await page.goto(`/ingests/${summary.ingest}`);
   await page.screenshot({ path: "shots/ingest-390.png", fullPage: true });
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  // The upload page, which links here, fits too (the header wraps on a phone).
+  await page.goto("/upload");
+  await page.screenshot({ path: "shots/upload-390.png", fullPage: true });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await expect(page.getByRole("navigation", { name: "Main" }).getByText("Ingests")).toBeInViewport();
   expect(dead).toBeGreaterThan(0);
 });
 

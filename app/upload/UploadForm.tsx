@@ -122,29 +122,29 @@ export function UploadForm({ probes, maxBytes }: { probes: string[]; maxBytes: n
         </p>
       ) : null}
       <div className="grid gap-3 sm:grid-cols-2">
-        <label className="flex flex-col text-sm text-slate-700">
+        <label className="flex min-w-0 flex-col text-sm text-slate-700">
           Run name
           <input
             name="run"
             placeholder="default: the run each record names, else the file's name"
-            className="mt-1 rounded border border-slate-300 px-2 py-1.5"
+            className="mt-1 w-full min-w-0 rounded border border-slate-300 px-2 py-1.5"
             data-testid="run-input"
           />
         </label>
-        <label className="flex flex-col text-sm text-slate-700">
+        <label className="flex min-w-0 flex-col text-sm text-slate-700">
           Model
           <input
             name="model"
             placeholder="for records that name none (default: unknown)"
-            className="mt-1 rounded border border-slate-300 px-2 py-1.5"
+            className="mt-1 w-full min-w-0 rounded border border-slate-300 px-2 py-1.5"
           />
         </label>
-        <label className="flex flex-col text-sm text-slate-700">
+        <label className="flex min-w-0 flex-col text-sm text-slate-700">
           Probe
           <select
             name="probe"
             defaultValue="schedule_window"
-            className="mt-1 rounded border border-slate-300 bg-white px-2 py-1.5"
+            className="mt-1 w-full min-w-0 rounded border border-slate-300 bg-white px-2 py-1.5"
             data-testid="probe-select"
           >
             {probes.map((p) => (
@@ -153,12 +153,12 @@ export function UploadForm({ probes, maxBytes }: { probes: string[]; maxBytes: n
           </select>
           <span className="mt-0.5 text-xs text-slate-500">for records that name no probe</span>
         </label>
-        <label className="flex flex-col text-sm text-slate-700">
+        <label className="flex min-w-0 flex-col text-sm text-slate-700">
           Format
           <select
             name="format"
             defaultValue="trace"
-            className="mt-1 rounded border border-slate-300 bg-white px-2 py-1.5"
+            className="mt-1 w-full min-w-0 rounded border border-slate-300 bg-white px-2 py-1.5"
           >
             <option value="trace">assumeprobe traces (also seed output, provider payloads)</option>
             <option value="when2call">When2Call records</option>
