@@ -36,5 +36,7 @@ export function proxy(req: NextRequest) {
 }
 
 export const config = {
-  matcher: ["/((?!_next/static|_next/image|favicon.ico).*)"],
+  // Not /api/upload: running the proxy for a request makes Next.js buffer its body in memory and
+  // keep only the first 10 MB. The upload route calls `proxy` itself before reading the body.
+  matcher: ["/((?!_next/static|_next/image|favicon.ico|api/upload$).*)"],
 };

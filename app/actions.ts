@@ -28,7 +28,7 @@ export async function deleteRunAction(_prev: ActionState, form: FormData): Promi
       error: `run "${run.name}" now has ${run.traceCount.toLocaleString("en-US")} traces, not ${parsed.data.traces.toLocaleString("en-US")}: reload and confirm again`,
     };
   }
-  deleteRun(db, run.id);
+  await deleteRun(db, run.id);
   revalidatePath("/");
   redirect(`/?deleted=${encodeURIComponent(run.name)}`);
 }

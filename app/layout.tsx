@@ -19,6 +19,7 @@ const NAV = [
   { href: "/compare", label: "Compare" },
   { href: "/probes", label: "Probes" },
   { href: "/upload", label: "Upload" },
+  { href: "/ingests", label: "Ingests" },
 ];
 
 export default function RootLayout({ children }: { children: React.ReactNode }) {

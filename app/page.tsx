@@ -102,7 +102,10 @@ export default async function RunsOverview({ searchParams }: Props) {
         <div>
           <h1 className="text-xl font-semibold">Runs</h1>
           <p className="text-sm text-slate-600">
-            Label rates per probed field with the sample size and 95% interval behind each; INJECT first.
+            Label rates per probed field with the sample size and 95% interval behind each; INJECT first.{" "}
+            <Link href="/ingests" className="text-indigo-700 underline" data-testid="recent-ingests">
+              Recent ingests
+            </Link>
           </p>
         </div>
         <OverviewFilter

@@ -69,19 +69,33 @@ export const runs = sqliteTable("runs", {
   updatedAt: text("updated_at").notNull().default(now),
 });
 
-export const ingestBatches = sqliteTable("ingest_batches", {
-  id: integer().primaryKey({ autoIncrement: true }),
-  /** cli, upload or demo. */
-  origin: text().notNull(),
-  files: text().notNull(),
-  status: text().notNull().default("running"),
-  records: integer().notNull().default(0),
-  ingested: integer().notNull().default(0),
-  duplicates: integer().notNull().default(0),
-  rejected: integer().notNull().default(0),
-  startedAt: text("started_at").notNull().default(now),
-  finishedAt: text("finished_at"),
-});
+export const ingestBatches = sqliteTable(
+  "ingest_batches",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    /** cli, upload or demo. */
+    origin: text().notNull(),
+    files: text().notNull(),
+    /** running, done, failed (stopped by an error) or interrupted (its process died). */
+    status: text().notNull().default("running"),
+    records: integer().notNull().default(0),
+    ingested: integer().notNull().default(0),
+    duplicates: integer().notNull().default(0),
+    rejected: integer().notNull().default(0),
+    startedAt: text("started_at").notNull().default(now),
+    finishedAt: text("finished_at"),
+    /** The process running it (on `host`): a `running` ingest whose process is gone was interrupted. */
+    pid: integer(),
+    host: text(),
+    /** When its last batch was written: decides for an ingest running on another host. */
+    heartbeatAt: text("heartbeat_at"),
+    /** The summary's runs, unreadable files and, when it stopped, why (JSON; text). */
+    runs: text(),
+    unreadable: text(),
+    error: text(),
+  },
+  (t) => [index("ingest_batches_running").on(t.status).where(sql`${t.status} = 'running'`)],
+);
 
 /** A bad record, kept once per (run, source, line, content), reported again on every ingest. */
 export const ingestErrors = sqliteTable(
@@ -101,7 +115,9 @@ export const ingestErrors = sqliteTable(
   },
   (t) => [
     uniqueIndex("ingest_errors_identity").on(t.runId, t.source, t.line, t.hash),
+    uniqueIndex("ingest_errors_runless").on(t.source, t.line, t.hash).where(sql`${t.runId} IS NULL`),
     index("ingest_errors_batch").on(t.batchId),
+    index("ingest_errors_batch_order").on(t.batchId, t.file, t.line),
   ],
 );
 

@@ -12,13 +12,14 @@ const port = process.argv[2] ?? "3217";
 const tmp = process.env.E2E_TMP ? resolve(root, process.env.E2E_TMP) : join(root, "e2e", ".tmp");
 rmSync(tmp, { recursive: true, force: true });
 mkdirSync(tmp, { recursive: true });
-// A 1 MB upload limit lets the tests cross it without sending a gigabyte.
+// A 16 MB upload limit: above the 10 MB a proxy would keep of a body (the big-upload test sends
+// more than that), low enough that the limit test crosses it without sending a gigabyte.
 const env = {
   ...process.env,
   HOST: "127.0.0.1",
   PORT: port,
   ASSUMEPROBE_DB: join(tmp, "e2e.db"),
-  ASSUMEPROBE_UPLOAD_MAX_MB: "1",
+  ASSUMEPROBE_UPLOAD_MAX_MB: "16",
 };
 delete env.ASSUMEPROBE_TOKEN;
 const child = spawn(process.execPath, [join(root, "scripts", "start.js")], {

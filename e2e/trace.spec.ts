@@ -569,9 +569,9 @@ test.describe("untrusted trace data renders as inert text", () => {
       }),
       // A megabyte of text and of one argument.
       `{"schema":"assumeprobe/trace@1","model":"e2e-model","probe":"schedule_window","id":"x-long","response":{"text":"${MB} timezone?","tool_calls":[{"name":"schedule_window","arguments":{"timezone":"${MB}","user_id":"u_9182"}}]}}`,
-      // 5,000 levels of nesting in the raw payload, 3,000 in the arguments: ingest
-      // stores the normalized response with JSON.stringify, which overflows the stack near 5,000.
-      `{"schema":"assumeprobe/trace@1","model":"e2e-model","probe":"schedule_window","id":"x-deep","response":{"text":null,"tool_calls":[{"name":"schedule_window","arguments":{"timezone":${deepObject(3000)}}}]},"raw":${deepArray(5000)}}`,
+      // As deep as ingest accepts (64 levels, the record itself being the first): 61 in the raw
+      // payload, 60 in the arguments; deeper records are rejected at ingest.
+      `{"schema":"assumeprobe/trace@1","model":"e2e-model","probe":"schedule_window","id":"x-deep","response":{"text":null,"tool_calls":[{"name":"schedule_window","arguments":{"timezone":${deepObject(58)}}}]},"raw":${deepArray(62)}}`,
     ];
     const file = resolve(dirname(E2E_DB), "xss.jsonl");
     writeFileSync(file, `${lines.join("\n")}\n`);

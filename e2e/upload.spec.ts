@@ -35,6 +35,9 @@ test("uploads a file through the same ingest path: bad lines reported by number,
     1,
   );
   await expect(summary.getByTestId("summary-run")).toHaveAttribute("href", "/runs/e2e-upload");
+  // The summary links to its ingest, which lists it with its rejected line.
+  await expect(summary.getByTestId("summary-ingest")).toHaveAttribute("href", /^\/ingests\/\d+$/);
+  await page.screenshot({ path: "shots/upload-1440.png", fullPage: true });
 
   await page.getByTestId("upload-submit").click();
   await expect(summary).toContainText("3 already stored");
@@ -58,19 +61,20 @@ test("a file past the upload limit gets a clear message, in the browser and from
   page,
   request,
 }, info) => {
-  // The e2e server runs with ASSUMEPROBE_UPLOAD_MAX_MB=1.
+  // The e2e server runs with ASSUMEPROBE_UPLOAD_MAX_MB=16.
   mkdirSync(info.outputDir, { recursive: true });
   const big = join(info.outputDir, "too-big.jsonl");
   const line = `${JSON.stringify({ response: { text: "x".repeat(1000) } })}\n`;
-  writeFileSync(big, line.repeat(1200));
+  const body = line.repeat(Math.ceil((16 * 1048576 + 1) / line.length));
+  writeFileSync(big, body);
   await page.goto("/upload");
   await page.getByTestId("file-input").setInputFiles(big);
-  await expect(page.getByTestId("too-big")).toContainText("over the upload limit of 1.0 MB");
+  await expect(page.getByTestId("too-big")).toContainText("over the upload limit of 16 MB");
   await expect(page.getByTestId("upload-submit")).toBeDisabled();
 
-  const res = await request.post("/api/upload?filename=too-big.jsonl", { data: line.repeat(1200) });
+  const res = await request.post("/api/upload?filename=too-big.jsonl", { data: body });
   expect(res.status()).toBe(413);
-  expect((await res.json()).error).toMatch(/over the upload limit of 1 MB/);
+  expect((await res.json()).error).toMatch(/over the upload limit of 16 MB/);
 });
 
 test("a gzip file cut off partway: the summary of what was kept, with why the upload stopped", async ({
@@ -122,4 +126,35 @@ test("the upload endpoint says what is wrong with its parameters", async ({ requ
   const badProbe = await request.post("/api/upload?filename=a.jsonl&probe=no_such_probe", { data: "{}" });
   expect(badProbe.status()).toBe(400);
   expect((await badProbe.json()).error).toContain('unknown probe "no_such_probe"');
+});
+
+test("a file over 10 MB arrives whole: every record is stored", async ({ page }, info) => {
+  test.setTimeout(180_000);
+  mkdirSync(info.outputDir, { recursive: true });
+  const file = join(info.outputDir, "big-upload.jsonl");
+  // About 12 MB: past the 10 MB a proxy keeps of a request body, under the server's 16 MB limit.
+  const pad = "p".repeat(900);
+  const N = 12_000;
+  const lines = Array.from({ length: N }, (_, i) =>
+    JSON.stringify({ id: `big-${i}`, response: { text: `Which timezone should I use? ${pad} ${i}` } }),
+  );
+  writeFileSync(file, `${lines.join("\n")}\n`);
+  await page.goto("/upload");
+  await page.getByTestId("file-input").setInputFiles(file);
+  await page.getByTestId("run-input").fill("e2e-big-upload");
+  await page.getByTestId("upload-submit").click();
+  const summary = page.getByTestId("upload-summary");
+  await expect(summary).toContainText(`${N.toLocaleString("en-US")} records`, { timeout: 120_000 });
+  await expect(summary).toContainText(`${N.toLocaleString("en-US")} ingested`);
+  await expect(page.getByTestId("upload-stopped")).toHaveCount(0);
+  expect(queryOne<{ n: number }>("SELECT trace_count AS n FROM runs WHERE name = 'e2e-big-upload'")?.n).toBe(
+    N,
+  );
+  // The last record is the one a cut-off body would have lost.
+  expect(
+    queryOne<{ n: number }>(
+      "SELECT count(*) AS n FROM traces t JOIN runs r ON r.id = t.run_id WHERE r.name = 'e2e-big-upload' AND t.ext_id = ?",
+      `big-${N - 1}`,
+    )?.n,
+  ).toBe(1);
 });

@@ -8,10 +8,12 @@ import { build } from "esbuild";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 await build({
-  // The CLI, and the writer thread `assumeprobe ingest` starts beside it (db/queries/threadedIngestStore.ts).
+  // The CLI, the writer thread `assumeprobe ingest` starts beside it (db/queries/threadedIngestStore.ts),
+  // and the thread the dashboard ingests an upload on (db/queries/ingestUpload.ts).
   entryPoints: {
     cli: join(root, "lib", "cli", "main.ts"),
     "ingest-writer": join(root, "db", "queries", "ingestWriterThread.ts"),
+    "ingest-upload": join(root, "db", "queries", "ingestUploadThread.ts"),
   },
   outdir: join(root, "dist"),
   outExtension: { ".js": ".mjs" },

@@ -43,6 +43,7 @@ const sources = [
   "package.json",
   "next.config.ts",
   "postcss.config.mjs",
+  "proxy.ts",
 ];
 const sourceTime = Math.max(...sources.map((s) => newestMtime(join(root, s))));
 // The CLI bundle (bin/assumeprobe.js uses it when it is newer than the sources).

@@ -5,12 +5,15 @@ import { useRef, useState } from "react";
 import { Ident } from "@/app/_components/Breakable";
 import type { IngestSummary } from "@/lib/ingest/pipeline";
 
+/** The upload's answer: ingest's summary, with the ingest's id (its page is /ingests/ID). */
+type UploadSummary = IngestSummary & { ingest?: number | null };
+
 type State =
   | { kind: "idle" }
   | { kind: "uploading"; sent: number; total: number }
   | { kind: "ingesting" }
   /** `stopped`: why reading ended early (past the limit, a broken gzip file); the summary is what was kept. */
-  | { kind: "done"; summary: IngestSummary; stopped?: string }
+  | { kind: "done"; summary: UploadSummary; stopped?: string }
   | { kind: "error"; message: string };
 
 /** Sizes as people read them: bytes, KB below a megabyte, MB above. */
@@ -55,7 +58,7 @@ export function UploadForm({ probes, maxBytes }: { probes: string[]; maxBytes: n
       } catch {
         body = null;
       }
-      const b = body as (IngestSummary & { error?: string }) | null;
+      const b = body as (UploadSummary & { error?: string }) | null;
       // A summary comes back whenever records were read, with `error` when reading stopped early.
       if (b && typeof b.records === "number")
         setState({ kind: "done", summary: b, stopped: xhr.status === 200 ? undefined : b.error });
@@ -120,29 +123,29 @@ export function UploadForm({ probes, maxBytes }: { probes: string[]; maxBytes: n
         </p>
       ) : null}
       <div className="grid gap-3 sm:grid-cols-2">
-        <label className="flex flex-col text-sm text-slate-700">
+        <label className="flex min-w-0 flex-col text-sm text-slate-700">
           Run name
           <input
             name="run"
             placeholder="default: the run each record names, else the file's name"
-            className="mt-1 rounded border border-slate-300 px-2 py-1.5"
+            className="mt-1 w-full min-w-0 rounded border border-slate-300 px-2 py-1.5"
             data-testid="run-input"
           />
         </label>
-        <label className="flex flex-col text-sm text-slate-700">
+        <label className="flex min-w-0 flex-col text-sm text-slate-700">
           Model
           <input
             name="model"
             placeholder="for records that name none (default: unknown)"
-            className="mt-1 rounded border border-slate-300 px-2 py-1.5"
+            className="mt-1 w-full min-w-0 rounded border border-slate-300 px-2 py-1.5"
           />
         </label>
-        <label className="flex flex-col text-sm text-slate-700">
+        <label className="flex min-w-0 flex-col text-sm text-slate-700">
           Probe
           <select
             name="probe"
             defaultValue="schedule_window"
-            className="mt-1 rounded border border-slate-300 bg-white px-2 py-1.5"
+            className="mt-1 w-full min-w-0 rounded border border-slate-300 bg-white px-2 py-1.5"
             data-testid="probe-select"
           >
             {probes.map((p) => (
@@ -151,12 +154,12 @@ export function UploadForm({ probes, maxBytes }: { probes: string[]; maxBytes: n
           </select>
           <span className="mt-0.5 text-xs text-slate-500">for records that name no probe</span>
         </label>
-        <label className="flex flex-col text-sm text-slate-700">
+        <label className="flex min-w-0 flex-col text-sm text-slate-700">
           Format
           <select
             name="format"
             defaultValue="trace"
-            className="mt-1 rounded border border-slate-300 bg-white px-2 py-1.5"
+            className="mt-1 w-full min-w-0 rounded border border-slate-300 bg-white px-2 py-1.5"
           >
             <option value="trace">assumeprobe traces (also seed output, provider payloads)</option>
             <option value="when2call">When2Call records</option>
@@ -218,7 +221,14 @@ function Status({ state }: { state: State }) {
         <strong>{s.ingested.toLocaleString("en-US")}</strong> ingested, {s.duplicates.toLocaleString("en-US")}{" "}
         already stored,{" "}
         <strong className={s.rejected ? "text-red-700" : ""}>{s.rejected.toLocaleString("en-US")}</strong>{" "}
-        rejected.
+        rejected.{" "}
+        <Link
+          href={s.ingest ? `/ingests/${s.ingest}` : "/ingests"}
+          className="text-indigo-700 underline"
+          data-testid="summary-ingest"
+        >
+          {s.ingest ? `Ingest #${s.ingest}` : "Recent ingests"}
+        </Link>
       </p>
       {s.runs.length > 0 ? (
         <ul className="text-sm">

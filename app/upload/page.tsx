@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { getDb } from "@/db/client";
 import { listProbes, syncBuiltinProbes } from "@/db/queries/probes";
 import { uploadLimitBytes } from "@/lib/uploadContract";
@@ -20,7 +21,11 @@ export default function UploadPage() {
           A JSONL trace file (gzip accepted), ingested by the same code as{" "}
           <code className="font-mono">assumeprobe ingest</code>: re-uploading a file adds nothing, a grown
           file adds only its new records, and every bad line is reported with its line number while the good
-          ones are kept.
+          ones are kept. Every ingest, with its errors, is listed on{" "}
+          <Link href="/ingests" className="text-indigo-700 underline">
+            Ingests
+          </Link>
+          .
         </p>
       </div>
       <UploadForm probes={probes} maxBytes={uploadLimitBytes()} />

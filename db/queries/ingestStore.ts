@@ -1,10 +1,36 @@
-import type { IngestStore, IngestSummary, WriteOutcome } from "../../lib/ingest/pipeline";
+import type { IngestStore, WriteOutcome } from "../../lib/ingest/pipeline";
 import { type PreparedError, type PreparedTrace, rejectedTrace } from "../../lib/ingest/prepare";
 import { packTagRow } from "../../lib/ingest/tagSignature";
 import type { Probe } from "../../lib/probe/schema";
 import type { Db } from "../client";
+import { WriteWaitError, writeSync } from "../write";
+import { beginIngestBatch, claimRunlessErrors, finishIngestBatch, recountRejected } from "./ingestBatches";
 import { getProbe, saveProbe } from "./probes";
 import { resetTagCache, tagId } from "./tags";
+
+/** A record the database refused while its batch was written (the batch is written again without it). */
+class RecordRefused extends Error {
+  constructor(
+    readonly index: number,
+    override readonly cause: unknown,
+  ) {
+    super(messageOf(cause));
+  }
+}
+
+/** Past this many refused records in one batch, the store itself is taken to be failing. */
+const MAX_REFUSED_PER_BATCH = 16;
+
+const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** SQLite result codes that say the database (disk, lock, file, memory) failed, not one record. */
+const STORE_CODES =
+  /^SQLITE_(BUSY|LOCKED|NOMEM|READONLY|IOERR|CORRUPT|FULL|CANTOPEN|PROTOCOL|NOTADB|INTERRUPT|ABORT|PERM|SCHEMA|NOLFS|AUTH)/;
+
+function isStoreFailure(e: unknown): boolean {
+  const code = (e as { code?: unknown })?.code;
+  return typeof code === "string" && STORE_CODES.test(code);
+}
 
 /** The writing half of the store: one transaction per batch of traces and errors. */
 export interface TraceWriter {
@@ -33,13 +59,6 @@ export function createIngestStore(db: Db): IngestStore {
 
 /** Probes and ingest batches: everything an ingest store does but writing traces. */
 export function createBatchStore(db: Db): Omit<IngestStore, "write"> {
-  const s = db.sqlite;
-  const beginBatch = s
-    .prepare("INSERT INTO ingest_batches(origin, files) VALUES (?, ?) RETURNING id")
-    .pluck();
-  const finishBatch =
-    s.prepare(`UPDATE ingest_batches SET status = ?, records = ?, ingested = ?, duplicates = ?, rejected = ?,
-      finished_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ?`);
   return {
     probe(id: string) {
       const p = getProbe(db, id);
@@ -49,17 +68,10 @@ export function createBatchStore(db: Db): Omit<IngestStore, "write"> {
       return saveProbe(db, probe, origin);
     },
     beginBatch(origin: string, files: string[]) {
-      return beginBatch.get(origin, JSON.stringify(files)) as number;
+      return beginIngestBatch(db, origin, files);
     },
-    finishBatch(batchId: number, summary: IngestSummary, status: "done" | "failed") {
-      finishBatch.run(
-        status,
-        summary.records,
-        summary.ingested,
-        summary.duplicates,
-        summary.rejected,
-        batchId,
-      );
+    finishBatch(batchId, summary, end) {
+      finishIngestBatch(db, batchId, summary, end);
     },
   };
 }
@@ -125,13 +137,19 @@ export function createTraceWriter(db: Db): TraceWriter {
       first_started_at = CASE WHEN ? IS NULL THEN first_started_at WHEN first_started_at IS NULL OR ? < first_started_at THEN ? ELSE first_started_at END,
       last_started_at = CASE WHEN ? IS NULL THEN last_started_at WHEN last_started_at IS NULL OR ? > last_started_at THEN ? ELSE last_started_at END,
       updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ?`),
+    // Once per (run, source, line, content); a rejected record of no run once per (source, line, content).
     insertError: s.prepare(`INSERT INTO ingest_errors(run_id, batch_id, file, source, line, reason, raw, hash)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-      ON CONFLICT(run_id, source, line, hash) DO UPDATE SET batch_id = excluded.batch_id, reason = excluded.reason, file = excluded.file`),
-    recountRejected: s.prepare(
-      "UPDATE runs SET rejected_count = (SELECT count(*) FROM ingest_errors WHERE run_id = ?) WHERE id = ?",
+      ON CONFLICT(run_id, source, line, hash) DO UPDATE SET batch_id = excluded.batch_id, reason = excluded.reason, file = excluded.file
+      ON CONFLICT(source, line, hash) WHERE run_id IS NULL DO UPDATE SET batch_id = excluded.batch_id, reason = excluded.reason, file = excluded.file`),
+    // The rejection of a line later stored (in its run, its file's default run, or no run).
+    dropStaleErrors: s
+      .prepare(`DELETE FROM ingest_errors WHERE source = ? AND line = ?
+        AND (run_id IS NULL OR run_id = ? OR run_id = (SELECT id FROM runs WHERE name = ?)) RETURNING run_id`)
+      .pluck(),
+    heartbeat: s.prepare(
+      "UPDATE ingest_batches SET heartbeat_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ?",
     ),
-    dropStaleError: s.prepare("DELETE FROM ingest_errors WHERE run_id = ? AND source = ? AND line = ?"),
   };
   const runs = new Map<string, RunRow>();
   /** Sources with stored errors: only their lines can hold a stale rejection. */
@@ -139,14 +157,25 @@ export function createTraceWriter(db: Db): TraceWriter {
     s.prepare("SELECT DISTINCT source FROM ingest_errors").pluck().all() as string[],
   );
 
-  function runFor(name: string, params: Record<string, unknown> | null): RunRow {
+  function runFor(name: string, params: string | null): RunRow {
     let r = runs.get(name) ?? (q.runByName.get(name) as RunRow | undefined);
-    if (!r) r = q.insertRun.get(name, null, params ? JSON.stringify(params) : null) as RunRow;
+    if (!r) r = q.insertRun.get(name, null, params) as RunRow;
     runs.set(name, r);
     return r;
   }
 
-  const writeTx = s.transaction((batchId: number, traces: PreparedTrace[], errors: PreparedError[]) => {
+  /**
+   * The run each file of an ingest sent its first good record to (`batch id, file` → run id): its
+   * rejected records count against it (DESIGN.md); before that record is seen they belong to no run.
+   */
+  const goodRun = new Map<string, number>();
+
+  const writeBatch = (
+    batchId: number,
+    traces: PreparedTrace[],
+    errors: PreparedError[],
+    refused: Map<number, string>,
+  ) => {
     // Another process may have created or pinned runs since the last batch.
     runs.clear();
     const outcomes: WriteOutcome[] = [];
@@ -163,58 +192,83 @@ export function createTraceWriter(db: Db): TraceWriter {
       outcomes.push({ rejected: reason });
       turnedDown.push(rejectedTrace(t, reason));
     };
-    for (const t of traces) {
-      const run = runFor(t.runName, t.runParams);
-      if (run.model === null) {
-        q.pinRun.run(t.model, t.runParams ? JSON.stringify(t.runParams) : null, run.id);
-        run.model = t.model;
-      } else if (run.model !== t.model) {
-        // A record already stored is a duplicate whatever model a re-ingest defaults it to.
-        const stored = q.existingHash.get(run.id, t.identity) as Buffer | undefined;
-        if (stored?.equals(t.hash)) outcomes.push("duplicate");
-        else reject(t, `model "${t.model}" differs from run "${run.name}"'s pinned model "${run.model}"`);
+    /** Files whose first good record is in this batch (kept in goodRun once the batch commits). */
+    const claimed = new Map<string, { file: string; runId: number }>();
+    const runOfFile = (file: string) => {
+      const key = `${batchId}\u0000${file}`;
+      return goodRun.get(key) ?? claimed.get(key)?.runId ?? null;
+    };
+    const good = (t: PreparedTrace, runId: number) => {
+      if (runOfFile(t.file) === null) claimed.set(`${batchId}\u0000${t.file}`, { file: t.file, runId });
+    };
+    for (let i = 0; i < traces.length; i++) {
+      const t = traces[i];
+      const why = refused.get(i);
+      if (why !== undefined) {
+        reject(t, why);
         continue;
       }
-      const info = q.insertTrace.run(traceRow(run.id, batchId, t));
-      if (info.changes === 0) {
-        const existing = q.existingHash.get(run.id, t.identity) as Buffer | undefined;
-        if (t.extId !== null && existing && !existing.equals(t.hash)) {
-          reject(t, `id "${t.extId}" is already used in run "${run.name}" for other content`);
-        } else outcomes.push("duplicate");
-        continue;
-      }
-      const traceId = Number(info.lastInsertRowid);
-      // A line rejected while it was still being written (the last line of a growing file) is
-      // gone once the completed line is stored.
-      if (errorSources.has(t.source)) {
-        const defaultRun = q.runByName.get(t.defaultRun) as RunRow | undefined;
-        if (defaultRun && q.dropStaleError.run(defaultRun.id, t.source, t.line).changes > 0) {
-          touchedForErrors.add(defaultRun.id);
+      try {
+        const run = runFor(t.runName, t.runParams);
+        if (run.model === null) {
+          q.pinRun.run(t.model, t.runParams, run.id);
+          run.model = t.model;
+        } else if (run.model !== t.model) {
+          // A record already stored is a duplicate whatever model a re-ingest defaults it to.
+          const stored = q.existingHash.get(run.id, t.identity) as Buffer | undefined;
+          if (stored?.equals(t.hash)) {
+            outcomes.push("duplicate");
+            good(t, run.id);
+          } else reject(t, `model "${t.model}" differs from run "${run.name}"'s pinned model "${run.model}"`);
+          continue;
         }
+        const info = q.insertTrace.run(traceRow(run.id, batchId, t));
+        if (info.changes === 0) {
+          const existing = q.existingHash.get(run.id, t.identity) as Buffer | undefined;
+          if (t.extId !== null && existing && !existing.equals(t.hash)) {
+            reject(t, `id "${t.extId}" is already used in run "${run.name}" for other content`);
+          } else {
+            outcomes.push("duplicate");
+            good(t, run.id);
+          }
+          continue;
+        }
+        const traceId = Number(info.lastInsertRowid);
+        good(t, run.id);
+        // A line rejected while it was still being written (the last line of a growing file) is
+        // gone once the completed line is stored.
+        if (errorSources.has(t.source)) {
+          for (const id of q.dropStaleErrors.all(t.source, t.line, run.id, t.defaultRun) as (number | null)[])
+            if (id !== null) touchedForErrors.add(id);
+        }
+        const rp = `${run.id}\u0000${t.probeId}`;
+        let group = tagged.get(rp);
+        if (!group) {
+          group = { runId: run.id, probeId: t.probeId, byTag: new Map() };
+          tagged.set(rp, group);
+        }
+        const row = packTagRow(traceId, t.sig);
+        for (const name of t.tags) {
+          const id = tagId(db, name);
+          const rows = group.byTag.get(id);
+          if (rows) rows.push(row);
+          else group.byTag.set(id, [row]);
+        }
+        if (t.search) q.insertSearch.run(traceId, t.search);
+        const tot = runTotals.get(run.id) ?? { n: 0, mismatch: 0, first: null, last: null };
+        tot.n++;
+        if (t.modelMismatch) tot.mismatch++;
+        if (t.startedAt) {
+          if (tot.first === null || t.startedAt < tot.first) tot.first = t.startedAt;
+          if (tot.last === null || t.startedAt > tot.last) tot.last = t.startedAt;
+        }
+        runTotals.set(run.id, tot);
+        outcomes.push("ingested");
+      } catch (e) {
+        // A failure of the database itself stops the ingest; anything else failed for this record.
+        if (e instanceof WriteWaitError || isStoreFailure(e)) throw e;
+        throw new RecordRefused(i, e);
       }
-      const rp = `${run.id}\u0000${t.probeId}`;
-      let group = tagged.get(rp);
-      if (!group) {
-        group = { runId: run.id, probeId: t.probeId, byTag: new Map() };
-        tagged.set(rp, group);
-      }
-      const row = packTagRow(traceId, t.sig);
-      for (const name of t.tags) {
-        const id = tagId(db, name);
-        const rows = group.byTag.get(id);
-        if (rows) rows.push(row);
-        else group.byTag.set(id, [row]);
-      }
-      if (t.search) q.insertSearch.run(traceId, t.search);
-      const tot = runTotals.get(run.id) ?? { n: 0, mismatch: 0, first: null, last: null };
-      tot.n++;
-      if (t.modelMismatch) tot.mismatch++;
-      if (t.startedAt) {
-        if (tot.first === null || t.startedAt < tot.first) tot.first = t.startedAt;
-        if (tot.last === null || t.startedAt > tot.last) tot.last = t.startedAt;
-      }
-      runTotals.set(run.id, tot);
-      outcomes.push("ingested");
     }
     for (const g of tagged.values()) {
       for (const [id, rows] of g.byTag) {
@@ -226,25 +280,38 @@ export function createTraceWriter(db: Db): TraceWriter {
     for (const [runId, t] of runTotals) {
       q.updateRun.run(t.n, t.mismatch, t.first, t.first, t.first, t.last, t.last, t.last, runId);
     }
+    // Their earlier rejected records (run-less until now) join the run.
+    for (const c of claimed.values())
+      if (claimRunlessErrors(db, batchId, c.file, c.runId) > 0) touchedForErrors.add(c.runId);
     for (const e of [...errors, ...turnedDown]) {
-      const run = runFor(e.runName, null);
-      q.insertError.run(run.id, batchId, e.file, e.source, e.line, e.reason, e.raw, e.hash);
+      // Rejected records alone never create a run.
+      const runId = runOfFile(e.file);
+      q.insertError.run(runId, batchId, e.file, e.source, e.line, e.reason, e.raw, e.hash);
       errorSources.add(e.source);
-      touchedForErrors.add(run.id);
+      if (runId !== null) touchedForErrors.add(runId);
     }
-    for (const runId of touchedForErrors) q.recountRejected.run(runId, runId);
-    return outcomes;
-  });
+    for (const runId of touchedForErrors) recountRejected(db, runId);
+    q.heartbeat.run(batchId);
+    return { outcomes, claimed };
+  };
 
   return {
     write(batchId, traces, errors) {
-      try {
-        return writeTx(batchId, traces, errors);
-      } catch (e) {
-        // The transaction rolled back: forget runs and tags it may have created.
-        runs.clear();
-        resetTagCache(db);
-        throw e;
+      /** Records the database refused in an earlier try of this batch: rejected, the rest written again. */
+      const refused = new Map<number, string>();
+      for (;;) {
+        try {
+          const { outcomes, claimed } = writeSync(db, () => writeBatch(batchId, traces, errors, refused));
+          for (const [key, c] of claimed) goodRun.set(key, c.runId);
+          return outcomes;
+        } catch (e) {
+          // The transaction rolled back: forget runs and tags it may have created.
+          runs.clear();
+          resetTagCache(db);
+          if (!(e instanceof RecordRefused)) throw e;
+          if (refused.size >= MAX_REFUSED_PER_BATCH) throw e.cause;
+          refused.set(e.index, `the database refused the record: ${messageOf(e.cause)}`);
+        }
       }
     },
   };

@@ -10,7 +10,7 @@ export type PackedTrace = [
   runName: string,
   defaultRun: string,
   model: string,
-  runParams: Record<string, unknown> | null,
+  runParams: string | null,
   probeId: string,
   probeVersion: number,
   extId: string | null,

@@ -6,6 +6,7 @@ import { probeDigest } from "../../lib/probe/digest";
 import { type Probe, ProbeSchema } from "../../lib/probe/schema";
 import type { Db } from "../client";
 import { probes, probeVersions } from "../schema";
+import { writeSync } from "../write";
 
 export interface StoredProbe {
   probe: Probe;
@@ -46,7 +47,7 @@ export function saveProbe(
   builtin = false,
 ): { version: number; created: boolean } {
   const digest = probeDigest(probe);
-  return db.sqlite.transaction(() => {
+  return writeSync(db, () => {
     const current = db.orm.select().from(probes).where(eq(probes.id, probe.id)).get();
     if (current) {
       const cur = db.orm
@@ -75,7 +76,7 @@ export function saveProbe(
       .values({ probeId: probe.id, version, definition: JSON.stringify(probe), digest, origin })
       .run();
     return { version, created: true };
-  })();
+  });
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Probe } from "../../lib/probe/schema";
 import type { TraceScore } from "../../lib/probe/score";
 import { addTransition, emptyTransitions, type ScoreTransitions } from "../../lib/probe/transitions";
 import type { Db } from "../client";
+import { writeSync } from "../write";
 import { getProbeVersion } from "./probes";
 import {
   applyCounts,
@@ -147,7 +148,7 @@ export function runRescore(db: Db, id: number, options: RescoreOptions = {}): Re
   if (!job) throw new Error(`there is no re-score ${id}`);
   const total = q.total.get(job.runId) as number;
   let batches = 0;
-  const batch = db.sqlite.transaction(() => {
+  const batch = () => {
     // Read inside the transaction: no other writer can change these traces before they are written.
     const j = jobRow(db, id);
     // Its run was deleted since: nothing is left to re-score.
@@ -212,12 +213,12 @@ export function runRescore(db: Db, id: number, options: RescoreOptions = {}): Re
       id,
     );
     return done;
-  });
+  };
   while (job.status === "pending") {
     if (options.maxBatches !== undefined && batches >= options.maxBatches) break;
     let done: boolean;
     try {
-      done = batch.immediate();
+      done = writeSync(db, batch);
     } catch (e) {
       // The transaction rolled back: forget tag ids it may have created.
       resetTagCache(db);

@@ -1,6 +1,7 @@
 import { ANY_FIELD, parseTag } from "../../lib/ingest/tags";
 import { LABELS, type Label } from "../../lib/probe/schema";
 import type { Db } from "../client";
+import { write } from "../write";
 
 export interface FieldCounts {
   field: string;
@@ -201,14 +202,17 @@ export function runFacets(db: Db): { models: string[]; probes: string[] } {
   return { models, probes };
 }
 
-/** Deletes a run and everything that belongs only to it, in one transaction. */
-export function deleteRun(db: Db, runId: number): void {
-  db.sqlite.transaction(() => {
+/**
+ * Deletes a run and everything that belongs only to it, in one transaction. Asynchronous: the
+ * dashboard's request thread waits for the write lock (an ingest may hold it) without blocking.
+ */
+export async function deleteRun(db: Db, runId: number): Promise<void> {
+  await write(db, () => {
     db.sqlite
       .prepare("DELETE FROM trace_search WHERE rowid IN (SELECT id FROM traces WHERE run_id = ?)")
       .run(runId);
     db.sqlite.prepare("DELETE FROM trace_tags WHERE run_id = ?").run(runId);
     db.sqlite.prepare("DELETE FROM traces WHERE run_id = ?").run(runId);
     db.sqlite.prepare("DELETE FROM runs WHERE id = ?").run(runId);
-  })();
+  });
 }

@@ -2,13 +2,14 @@
  * An ingest store whose writes run on a writer thread (ingestWriterThread.ts) with its own
  * connection, so the command line reads, parses and scores batch N+1 while batch N is written:
  * on two cores, the two halves of ingest overlap instead of taking turns. Everything else (probes,
- * ingest batches) stays on the caller's connection. Only the CLI uses it; the upload route keeps
- * the single-threaded store.
+ * ingest batches) stays on the caller's connection; both connections write through db/write.ts, so
+ * the probe versions the main connection stores wait for the writer's batch instead of failing.
+ * Only the CLI uses it; an upload runs its whole ingest on a thread of its own (ingestUpload.ts).
  */
-import { Worker } from "node:worker_threads";
 import type { IngestStore, WriteOutcome } from "../../lib/ingest/pipeline";
 import type { Db } from "../client";
 import { createBatchStore, createTraceWriter, type TraceWriter } from "./ingestStore";
+import { startIngestThread } from "./ingestThreads";
 import { packError, packTrace } from "./ingestTransfer";
 import type { WriteReply, WriteRequest } from "./ingestWriterThread";
 
@@ -17,32 +18,16 @@ export interface ThreadedIngestStore extends IngestStore {
   close(): Promise<void>;
 }
 
-/**
- * The writer thread: the bundle's dist/ingest-writer.mjs, or under tsx (while the code is being
- * edited) a small bootstrap that registers tsx in the thread before importing the source.
- */
-function startWriter(path: string): Worker | null {
-  const here = import.meta.url;
-  const workerData = { path };
-  // The writer holds a batch or two (at most BATCH_BYTES of input each): a small heap keeps the
-  // peak RSS of a big ingest down.
-  const resourceLimits = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16 };
-  if (here.endsWith("/dist/cli.mjs"))
-    return new Worker(new URL("./ingest-writer.mjs", here), { workerData, resourceLimits });
-  if (here.endsWith("/db/queries/threadedIngestStore.ts")) {
-    const api = import.meta.resolve("tsx/esm/api");
-    const source = new URL("./ingestWriterThread.ts", here).href;
-    const boot = `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(source)}); })`;
-    return new Worker(boot, { eval: true, workerData, resourceLimits });
-  }
-  return null;
-}
-
-/** The threaded store, or null where a writer thread cannot run (an in-memory database, an unknown build). */
+/** The threaded store, or null where a writer thread cannot run (an in-memory database, or turned off). */
 export function createThreadedIngestStore(db: Db): ThreadedIngestStore | null {
   if (db.path === ":memory:" || process.env.ASSUMEPROBE_INGEST_THREAD === "0") return null;
-  const worker = startWriter(db.path);
-  if (!worker) return null;
+  // The writer holds a batch or two (at most BATCH_BYTES of input each): a small heap keeps the
+  // peak RSS of a big ingest down.
+  const worker = startIngestThread(
+    "ingest-writer",
+    { path: db.path },
+    { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16 },
+  );
   const base = createBatchStore(db);
   const waiting = new Map<number, { resolve: (o: WriteOutcome[]) => void; reject: (e: Error) => void }>();
   let syncWriter: TraceWriter | undefined;

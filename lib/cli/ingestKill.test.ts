@@ -81,6 +81,10 @@ it("survives SIGKILL mid-ingest: the database stays consistent and a rerun store
   expect(before).toBeGreaterThan(0);
   expect(before).toBeLessThan(N);
   expect(inconsistencies(db)).toEqual([]);
+  // The killed ingest's row still says running: nothing could settle it.
+  expect(db.prepare("SELECT status, pid FROM ingest_batches ORDER BY id").all()).toEqual([
+    { status: "running", pid: first.pid },
+  ]);
   db.close();
 
   const second = cli(["ingest", file, "--no-progress", "--json"]);
@@ -103,5 +107,15 @@ it("survives SIGKILL mid-ingest: the database stays consistent and a rerun store
       .get(),
   ).toBe(N / 4);
   expect(inconsistencies(after)).toEqual([]);
+  // The next ingest marked the killed one interrupted, and says so on its row (for /ingests).
+  expect(after.prepare("SELECT status, error FROM ingest_batches ORDER BY id").all()).toEqual([
+    {
+      status: "interrupted",
+      error: expect.stringMatching(
+        new RegExp(`^its process \\(pid ${first.pid} on .+\\) ended before it finished`),
+      ),
+    },
+    { status: "done", error: null },
+  ]);
   after.close();
 }, 180_000);

@@ -49,8 +49,11 @@ export function createProgressReporter(enabled: boolean): {
   };
 }
 
-/** The plain summary, or with --json one JSON line as the last line of stdout. */
-export function printSummary(s: IngestSummary, seconds: number, json: boolean): void {
+/**
+ * The plain summary, or with --json one JSON line as the last line of stdout. `ingest` is the
+ * ingest's id: the plain summary ends with where the dashboard lists it.
+ */
+export function printSummary(s: IngestSummary, seconds: number, json: boolean, ingest?: number): void {
   if (json) {
     process.stdout.write(`${JSON.stringify(s)}\n`);
     return;
@@ -71,5 +74,9 @@ export function printSummary(s: IngestSummary, seconds: number, json: boolean): 
     lines.push("files not read to their end (the records before the failure were kept):");
     for (const u of s.unreadable) lines.push(`  ${u.file} after line ${fmt(u.lines)}: ${u.reason}`);
   }
+  if (ingest !== undefined)
+    lines.push(
+      `ingest #${ingest}: its counts and every rejected record on the dashboard at /ingests/${ingest}`,
+    );
   process.stdout.write(`${lines.join("\n")}\n`);
 }

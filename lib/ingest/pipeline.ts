@@ -1,11 +1,14 @@
 import type { Readable } from "node:stream";
 import type { Probe } from "../probe/schema";
-import { describeIssues, ProbeSchema } from "../probe/schema";
-import { type PreparedError, type PreparedTrace, prepareError, prepareTrace } from "./prepare";
+import { Batcher } from "./batcher";
+import type { PreparedError, PreparedTrace } from "./prepare";
 import { chunksOf } from "./readSource";
+import { type RecordOrigin, RecordReader } from "./records";
 import { DEFAULT_MAX_RECORD_BYTES, RecordSplitter, type SplitRecord } from "./splitRecords";
-import { interpretRecord, type RecordDefaults } from "./traceRecord";
-import { convertWhen2Call, WHEN2CALL_RUN } from "./when2call";
+import { Tally } from "./tally";
+import { WHEN2CALL_RUN } from "./when2call";
+
+export { BATCH_BYTES } from "./batcher";
 
 export type IngestFormat = "trace" | "when2call";
 
@@ -95,280 +98,126 @@ export interface IngestStore {
    * while this one is written. Batches are written in the order they are handed over.
    */
   writeAsync?(batchId: number, traces: PreparedTrace[], errors: PreparedError[]): Promise<WriteOutcome[]>;
-  finishBatch(batchId: number, summary: IngestSummary, status: "done" | "failed"): void;
+  /** Settles the ingest; its rejected records that no good record claimed go to their default run if it exists. */
+  finishBatch(batchId: number, summary: IngestSummary, end: BatchEnd): void;
 }
 
-const MAX_REPORTED_ERRORS = 10_000;
-/** Input bytes after which a batch is written, whatever its record count. */
-export const BATCH_BYTES = 8 << 20;
+/** How an ingest ended, for the store's record of it. */
+export interface BatchEnd {
+  status: "done" | "failed";
+  /** Each source and the run its records default to: where its unclaimed rejected records go. */
+  sources: { file: string; defaultRun: string }[];
+  /** Why it stopped, when something other than a bad record stopped it. */
+  error?: string;
+}
 
-/** Reads, scores and stores every record of every source; bad records never stop the good ones. */
+/**
+ * Reads, scores and stores every record of every source; bad records never stop the good ones.
+ * The steps: record the ingest (beginBatch), read each source in turn (readSource: split its
+ * bytes into records, turn each into a prepared trace or a rejection, write full batches), then
+ * settle the ingest (finishBatch) with its summary, whatever happened.
+ */
 export async function ingestSources(
   sources: IngestSource[],
   options: IngestOptions,
   store: IngestStore,
   onProgress?: (p: IngestProgress) => void,
 ): Promise<IngestSummary> {
-  const summary: IngestSummary = {
-    records: 0,
-    ingested: 0,
-    duplicates: 0,
-    rejected: 0,
-    runs: [],
-    errors: [],
-  };
-  const perRun = new Map<string, number>();
+  const tally = new Tally();
   const batchId = store.beginBatch(
     options.origin,
     sources.map((s) => s.file),
   );
-  const batchSize = options.batchSize ?? 2000;
-  // Bytes of input per batch too, so big records cannot make a batch (held twice while the writer
-  // thread stores it) take hundreds of megabytes.
-  let batchBytes = 0;
-  const versions = new Map<string, { probe: Probe; version: number }>();
-  const lookupRef = (id: string) => {
-    let hit = versions.get(id);
-    if (!hit) {
-      hit = store.probe(id);
-      if (hit) versions.set(id, hit);
-    }
-    return hit;
-  };
-  const inlineVersions = new Map<string, number>();
-  const defaults: RecordDefaults = { probe: options.probe };
-
-  let traces: PreparedTrace[] = [];
-  let errors: PreparedError[] = [];
-  /** Bad records of the batch being gathered: listed when the batch is settled, as they always were. */
-  let readErrors: IngestError[] = [];
-  let lastFlush = Date.now();
-
-  const listError = (e: IngestError) => {
-    if (summary.errors.length < MAX_REPORTED_ERRORS) summary.errors.push(e);
-    else summary.errors_omitted = (summary.errors_omitted ?? 0) + 1;
-  };
-
-  /** Counts a batch's outcomes: its bad records first, then what the store turned down. */
-  const settle = (batch: PreparedTrace[], badRecords: IngestError[], outcomes: WriteOutcome[]) => {
-    for (const e of badRecords) listError(e);
-    for (let i = 0; i < batch.length; i++) {
-      const o = outcomes[i];
-      const t = batch[i];
-      if (o === "ingested") {
-        summary.ingested++;
-        perRun.set(t.runName, (perRun.get(t.runName) ?? 0) + 1);
-      } else if (o === "duplicate") {
-        summary.duplicates++;
-        // A run whose records were all stored before is still named, with 0 new traces.
-        if (!perRun.has(t.runName)) perRun.set(t.runName, 0);
-      } else {
-        summary.rejected++;
-        listError({ file: t.file, line: t.line, reason: o.rejected });
-      }
-    }
-  };
-
-  let writeFailed = false;
-  /** The batch being written by `store.writeAsync`: it settles to the write's error, or null. */
-  let pending: Promise<unknown> | null = null;
-  /** Bad records of batches handed over but not settled (listed if a write fails first). */
-  const unsettled = new Set<IngestError[]>();
-  const drain = async () => {
-    if (!pending) return;
-    const p = pending;
-    pending = null;
-    const failure = await p;
-    if (failure) throw failure;
-  };
-  const flush = async () => {
-    if (traces.length === 0 && errors.length === 0) return;
-    const batch = traces;
-    const batchErrors = errors;
-    const badRecords = readErrors;
-    traces = [];
-    errors = [];
-    readErrors = [];
-    lastFlush = Date.now();
-    batchBytes = 0;
-    if (!store.writeAsync) {
-      let outcomes: WriteOutcome[];
-      try {
-        outcomes = store.write(batchId, batch, batchErrors);
-      } catch (e) {
-        writeFailed = true;
-        for (const r of badRecords) listError(r);
-        throw e;
-      }
-      settle(batch, badRecords, outcomes);
-      return;
-    }
-    // One batch in flight: wait for the previous write, then hand this one over and go on reading.
-    await drain();
-    unsettled.add(badRecords);
-    pending = store.writeAsync(batchId, batch, batchErrors).then(
-      (outcomes) => {
-        unsettled.delete(badRecords);
-        settle(batch, badRecords, outcomes);
-        return null;
-      },
-      (e: unknown) => {
-        writeFailed = true;
-        return e ?? new Error("the write failed");
-      },
-    );
-  };
-
-  const reject = (src: IngestSource, defaultRun: string, rec: SplitRecord, reason: string) => {
-    errors.push(prepareError(defaultRun, src.file, src.name, rec.line, reason, rec.bytes));
-    summary.rejected++;
-    readErrors.push({ file: src.file, line: rec.line, reason });
-  };
-
-  const acceptRecord = (
-    src: IngestSource,
-    defaultRun: string,
-    rec: SplitRecord,
-    value: unknown,
-    runParamsOverride?: Record<string, unknown>,
-  ) => {
-    const r = interpretRecord(value, defaults, (id) => lookupRef(id)?.probe);
-    if (!r.ok) return reject(src, defaultRun, rec, r.reason);
-    const t = r.record;
-    let version: number;
-    if (t.probeInline) {
-      const key = JSON.stringify(t.probe);
-      let v = inlineVersions.get(key);
-      if (v === undefined) {
-        v = store.saveProbe(t.probe, `inline:${src.name}`).version;
-        inlineVersions.set(key, v);
-        versions.delete(t.probe.id);
-      }
-      version = v;
-    } else {
-      const ref = lookupRef(t.probe.id);
-      version = ref ? ref.version : 0;
-    }
-    traces.push(
-      prepareTrace(t, {
-        runName: t.run ?? defaultRun,
-        defaultRun,
-        model: t.model ?? options.model ?? "unknown",
-        runParams: runParamsOverride ?? t.params ?? null,
-        probe: t.probe,
-        probeVersion: version,
-        file: src.file,
-        source: src.name,
-        line: rec.line,
-        bytes: rec.bytes,
-        text: rec.text,
-      }),
-    );
-  };
-
-  const handleWhen2Call = (src: IngestSource, defaultRun: string, rec: SplitRecord) => {
-    const c = convertWhen2Call(rec.value, rec.line);
-    if (!c.ok) return reject(src, defaultRun, rec, c.reason);
-    const parsed = ProbeSchema.safeParse(c.probe);
-    if (!parsed.success) return reject(src, defaultRun, rec, `probe: ${describeIssues(parsed.error)}`);
-    const { version } = store.saveProbe(parsed.data, "when2call");
-    versions.set(parsed.data.id, { probe: parsed.data, version });
-    for (const r of c.records) {
-      summary.records++;
-      acceptRecord(src, defaultRun, rec, r, { dataset: "NVIDIA When2Call test set (Apache-2.0)" });
-    }
-    summary.records--; // the When2Call line itself counted once below
-  };
-
-  let status: "done" | "failed" = "done";
+  const batch = new Batcher(store, batchId, tally, options.batchSize ?? 2000);
+  const reader = new RecordReader(options, store, batch, tally);
+  const end: BatchEnd = { status: "done", sources: [] };
   try {
     for (const src of sources) {
-      const defaultRun = options.run ?? (options.format === "when2call" ? WHEN2CALL_RUN : src.name);
-      const splitter = new RecordSplitter(options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES);
-      let bytes = 0;
-      const progress = () =>
-        onProgress?.({
-          file: src.file,
-          bytes,
-          totalBytes: src.size ?? null,
-          records: summary.records,
-          ingested: summary.ingested,
-          duplicates: summary.duplicates,
-          rejected: summary.rejected,
-        });
-      const take = async (recs: SplitRecord[]) => {
-        for (const rec of recs) {
-          summary.records++;
-          if (rec.error !== undefined) reject(src, defaultRun, rec, rec.error);
-          else {
-            const stored = { traces: traces.length, errors: errors.length };
-            try {
-              if (options.format === "when2call") handleWhen2Call(src, defaultRun, rec);
-              else acceptRecord(src, defaultRun, rec, rec.value);
-            } catch (e) {
-              // JSON nested thousands deep parses, but cannot be stored or scored without blowing
-              // the stack: that record is rejected, the ingest goes on.
-              if (!(e instanceof RangeError)) throw e;
-              traces.length = stored.traces;
-              errors.length = stored.errors;
-              reject(
-                src,
-                defaultRun,
-                rec,
-                `the record cannot be processed (nested too deeply?): ${e.message}`,
-              );
-            }
-          }
-          batchBytes += rec.bytes.length;
-          if (traces.length + errors.length >= batchSize || batchBytes >= BATCH_BYTES) await flush();
-        }
-        if (Date.now() - lastFlush > 500) {
-          await flush();
-          progress();
-        }
-      };
-      // A failure of the stream itself (not of storing what it gave) ends this source only: what
-      // was read before stays, the source is reported as unreadable, and the next one is read.
-      const read: { failure?: Error } = {};
-      for await (const chunk of chunksOf(src, read)) {
-        bytes += chunk.length;
-        await take(splitter.push(chunk));
-      }
-      const failure = read.failure;
-      const whole = splitter.lines;
-      const tail = splitter.end();
-      if (failure) {
-        // The reason of a file that vanished after the command checked it names the file: once is enough.
-        const named = failure.message.startsWith(`${src.file}: `);
-        const reason = named ? failure.message.slice(src.file.length + 2) : failure.message;
-        const f: SourceFailure = { file: src.file, reason, lines: whole };
-        summary.unreadable = [...(summary.unreadable ?? []), f];
-        status = "failed";
-        // What the failure cut in two is rejected for that, not for the JSON it left.
-        for (const rec of tail)
-          if (rec.error !== undefined) rec.error = `cut off where reading stopped: ${f.reason}`;
-      }
-      await take(tail);
-      await flush();
-      await drain();
-      progress();
+      const at = { src, defaultRun: defaultRunOf(src, options) };
+      end.sources.push({ file: src.file, defaultRun: at.defaultRun });
+      const failure = await readSource(at, options, reader, batch, tally, onProgress);
+      if (failure) end.status = "failed";
     }
   } catch (e) {
-    status = "failed";
-    // Something other than reading failed: store what was read unless a write is what failed.
-    if (!writeFailed) {
-      await flush();
-      await drain();
+    // Something other than reading failed (the store): keep what was read unless a write failed.
+    end.status = "failed";
+    end.error = e instanceof Error ? e.message : String(e);
+    await batch.stop();
+    try {
+      store.finishBatch(batchId, tally.close(sources), end);
+    } catch {
+      // The store that failed may refuse this too: the next ingest marks the ingest interrupted.
     }
-    for (const bad of unsettled) for (const r of bad) listError(r);
-    for (const r of readErrors) listError(r);
     throw e;
-  } finally {
-    summary.runs = [...perRun].map(([name, ingested]) => ({ name, ingested }));
-    // Bad records in reading order (those the store turned down are settled after a batch's others).
-    const order = new Map(sources.map((src, i) => [src.file, i]));
-    summary.errors.sort((a, b) => (order.get(a.file) ?? 0) - (order.get(b.file) ?? 0) || a.line - b.line);
-    store.finishBatch(batchId, summary, status);
   }
-  return summary;
+  store.finishBatch(batchId, tally.close(sources), end);
+  return tally.summary;
+}
+
+/** Records that name no run go to --run, else When2Call's run or the source name. */
+function defaultRunOf(src: IngestSource, options: IngestOptions): string {
+  return options.run ?? (options.format === "when2call" ? WHEN2CALL_RUN : src.name);
+}
+
+/**
+ * Reads one source to its end: its records into batches, written as they fill. A failure of the
+ * stream itself (not of storing what it gave) ends this source only: what was read before stays,
+ * the source is reported as unreadable (returned), and the next one is read.
+ */
+async function readSource(
+  at: RecordOrigin,
+  options: IngestOptions,
+  reader: RecordReader,
+  batch: Batcher,
+  tally: Tally,
+  onProgress?: (p: IngestProgress) => void,
+): Promise<SourceFailure | undefined> {
+  const { src } = at;
+  const splitter = new RecordSplitter(options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES);
+  let bytes = 0;
+  const progress = () => {
+    const s = tally.summary;
+    onProgress?.({
+      file: src.file,
+      bytes,
+      totalBytes: src.size ?? null,
+      records: s.records,
+      ingested: s.ingested,
+      duplicates: s.duplicates,
+      rejected: s.rejected,
+    });
+  };
+  const take = async (recs: SplitRecord[]) => {
+    for (const rec of recs) {
+      reader.take(at, rec);
+      if (batch.counted(rec.bytes.length)) await batch.flush();
+    }
+    if (batch.stale) {
+      await batch.flush();
+      progress();
+    }
+  };
+  const read: { failure?: Error } = {};
+  for await (const chunk of chunksOf(src, read)) {
+    bytes += chunk.length;
+    await take(splitter.push(chunk));
+  }
+  const whole = splitter.lines;
+  const tail = splitter.end();
+  let failed: SourceFailure | undefined;
+  if (read.failure) {
+    // The reason of a file that vanished after the command checked it names the file: once is enough.
+    const msg = read.failure.message;
+    const reason = msg.startsWith(`${src.file}: `) ? msg.slice(src.file.length + 2) : msg;
+    failed = { file: src.file, reason, lines: whole };
+    tally.unreadable(failed);
+    // What the failure cut in two is rejected for that, not for the JSON it left.
+    for (const rec of tail)
+      if (rec.error !== undefined) rec.error = `cut off where reading stopped: ${reason}`;
+  }
+  await take(tail);
+  await batch.flush();
+  await batch.drain();
+  progress();
+  return failed;
 }

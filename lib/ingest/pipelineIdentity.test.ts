@@ -82,15 +82,16 @@ describe("identity", () => {
     expect(s.errors).toEqual([
       { file: "ids2.jsonl", line: 3, reason: 'id "s-1" is already used in run "ids" for other content' },
     ]);
-    // Stored like any rejected record, against the run the file's records default to.
-    expect(errorsOf("ids2")).toEqual([{ line: 3, reason: s.errors[0].reason, raw: withId("gmt") }]);
-    expect(runRow("ids2")?.rejected_count).toBe(1);
+    // Stored like any rejected record, against the run the file's good records went to.
+    expect(errorsOf("ids")).toEqual([{ line: 3, reason: s.errors[0].reason, raw: withId("gmt") }]);
+    expect(runRow("ids")?.rejected_count).toBe(1);
+    expect(runRow("ids2")).toBeUndefined();
     expect(count("ids")).toBe(2);
     const again = checked(
       await ingestText(db, "ids2.jsonl", lines(traceLine({ run: "ids" }), withId("UTC"), withId("gmt"))),
     );
     expect(again).toMatchObject({ ingested: 0, duplicates: 2, rejected: 1 });
-    expect(runRow("ids2")?.rejected_count).toBe(1);
+    expect(runRow("ids")?.rejected_count).toBe(1);
   });
 });
 
@@ -132,21 +133,62 @@ describe("runs", () => {
     ).toEqual(["stdin"]);
   });
 
-  it("counts rejected records against the run the file's records default to, once", async () => {
+  it("counts rejected records against the run the file's good records went to, once, creating no run", async () => {
     const text = lines(
+      "oops first",
       traceLine({ run: "elsewhere" }),
       "oops",
       traceLine({ run: "elsewhere", probe: "nope" }),
     );
     for (let i = 0; i < 2; i++) {
       const s = checked(await ingestText(db, "alpha.jsonl", text));
-      expect(s).toMatchObject({ rejected: 2 });
+      expect(s).toMatchObject({ rejected: 3 });
     }
-    expect(runRow("alpha")).toMatchObject({ trace_count: 0, rejected_count: 2 });
-    expect(runRow("elsewhere")).toMatchObject({ trace_count: 1, rejected_count: 0 });
+    // The rejected line before the first good record counts against its run too.
+    expect(runRow("alpha")).toBeUndefined();
+    expect(runRow("elsewhere")).toMatchObject({ trace_count: 1, rejected_count: 3 });
+    expect(errorsOf("elsewhere").map((e) => e.line)).toEqual([1, 3, 4]);
     checked(await ingestText(db, "alpha.jsonl", text, { run: "beta" }));
-    expect(runRow("beta")?.rejected_count).toBe(2);
-    expect(runRow("alpha")?.rejected_count).toBe(2);
+    expect(runRow("beta")).toBeUndefined();
+    expect(runRow("elsewhere")?.rejected_count).toBe(3);
+  });
+
+  it("counts them against the first run, when a file's good records went to several", async () => {
+    const text = lines(traceLine({ run: "first-x" }), "bad", traceLine({ run: "then-y" }), "bad too");
+    const s = checked(await ingestText(db, "several.jsonl", text, { batchSize: 1 }));
+    expect(s.runs.map((r) => r.name)).toEqual(["first-x", "then-y"]);
+    expect(runRow("first-x")?.rejected_count).toBe(2);
+    expect(runRow("then-y")?.rejected_count).toBe(0);
+    expect(runRow("several")).toBeUndefined();
+  });
+
+  it("a file with only rejected records: its default run when that exists, else no run at all", async () => {
+    const text = lines("not json", "[1]");
+    const alone = checked(await ingestText(db, "lonely.jsonl", text));
+    expect(alone).toMatchObject({ records: 2, rejected: 2, runs: [] });
+    expect(runRow("lonely")).toBeUndefined();
+    const runless = () =>
+      q
+        .prepare(
+          "SELECT line, batch_id AS batch FROM ingest_errors WHERE run_id IS NULL AND source = 'lonely'",
+        )
+        .all();
+    const last = () => q.prepare("SELECT max(id) FROM ingest_batches").pluck().get();
+    // Listed with their ingest, once each, whatever number of times the file is ingested.
+    expect(runless()).toEqual([
+      { line: 1, batch: last() },
+      { line: 2, batch: last() },
+    ]);
+    checked(await ingestText(db, "lonely.jsonl", text));
+    expect(runless()).toEqual([
+      { line: 1, batch: last() },
+      { line: 2, batch: last() },
+    ]);
+    // Once the run exists, a re-ingest counts them against it.
+    checked(await ingestText(db, "other.jsonl", lines(traceLine({ run: "lonely" }))));
+    checked(await ingestText(db, "lonely.jsonl", text));
+    expect(runRow("lonely")).toMatchObject({ trace_count: 1, rejected_count: 2 });
+    expect(errorsOf("lonely").map((e) => e.line)).toEqual([1, 2]);
   });
 });
 
@@ -165,10 +207,11 @@ describe("models", () => {
       reason: 'model "llama-3" differs from run "pin"\'s pinned model "qwen2.5-7b"',
     });
     expect(runRow("pin")).toMatchObject({ model: "qwen2.5-7b", trace_count: 2 });
-    expect(errorsOf("pinning")).toEqual([
+    expect(errorsOf("pin")).toEqual([
       { line: 2, reason: s.errors[0].reason, raw: traceLine({ run: "pin", model: "llama-3" }) },
     ]);
-    expect(runRow("pinning")?.rejected_count).toBe(1);
+    expect(runRow("pin")?.rejected_count).toBe(1);
+    expect(runRow("pinning")).toBeUndefined();
   });
 
   it("gives a record with no model --model, else unknown", async () => {

@@ -14,7 +14,8 @@ export interface PreparedTrace {
   defaultRun: string;
   /** The record's model (or the default); the run pins the first one it sees. */
   model: string;
-  runParams: Record<string, unknown> | null;
+  /** The run's parameters as JSON (written when the record creates or pins its run). */
+  runParams: string | null;
   probeId: string;
   probeVersion: number;
   extId: string | null;
@@ -45,8 +46,11 @@ export interface PreparedTrace {
 
 /** A rejected record, kept with where it was and why. */
 export interface PreparedError {
-  /** The run the file's records default to. */
-  runName: string;
+  /**
+   * The run the file's records default to. The store counts the record against the run its file's
+   * first good record went to, else this run if it exists, else no run.
+   */
+  defaultRun: string;
   file: string;
   source: string;
   line: number;
@@ -86,7 +90,7 @@ export function recordIdentity(extId: string | null, source: string, line: numbe
 const MAX_ERROR_RAW = 64 * 1024;
 
 export function prepareError(
-  runName: string,
+  defaultRun: string,
   file: string,
   source: string,
   line: number,
@@ -95,14 +99,14 @@ export function prepareError(
 ): PreparedError {
   const raw =
     bytes.length > MAX_ERROR_RAW ? bytes.subarray(0, MAX_ERROR_RAW).toString("utf8") : bytes.toString("utf8");
-  return { runName, file, source, line, reason, raw, hash: recordHash(bytes) };
+  return { defaultRun, file, source, line, reason, raw, hash: recordHash(bytes) };
 }
 
 /** A trace the store turned down (its run pins another model, its id holds other content), as an error. */
 export function rejectedTrace(t: PreparedTrace, reason: string): PreparedError {
   const raw = typeof t.original === "string" ? t.original : t.original.toString("utf8");
   return {
-    runName: t.defaultRun,
+    defaultRun: t.defaultRun,
     file: t.file,
     source: t.source,
     line: t.line,
@@ -186,7 +190,9 @@ export function prepareTrace(rec: TraceRecord, ctx: PrepareContext): PreparedTra
     runName: ctx.runName,
     defaultRun: ctx.defaultRun,
     model: ctx.model,
-    runParams: ctx.runParams,
+    // Everything the store writes is computed here, outside its transaction: what fails for one
+    // record (a value that cannot be serialized) then rejects that record, not its batch.
+    runParams: ctx.runParams ? JSON.stringify(ctx.runParams) : null,
     probeId: ctx.probe.id,
     probeVersion: ctx.probeVersion,
     extId: rec.id,

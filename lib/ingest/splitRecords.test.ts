@@ -266,3 +266,114 @@ describe("chunk boundaries", () => {
     expect(split(buf, 64, Array(buf.length).fill(1))).toEqual(split(buf, 64));
   });
 });
+
+/**
+ * DESIGN.md's rule, read literally and slowly: a line that parses alone is a record; a column-0
+ * `{` opens one that runs until the text gathered parses (tried at every line), or until the next
+ * column-0 `{`, or the end. No size limit, no byte-order mark, `\n` endings only.
+ */
+function byTheRule(input: string): { line: number; text: string; ok: boolean }[] {
+  const lines = input.split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  const parses = (t: string) => {
+    try {
+      JSON.parse(t);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const out: { line: number; text: string; ok: boolean }[] = [];
+  let open: { line: number; parts: string[] } | null = null;
+  lines.forEach((l, i) => {
+    if (open && l.startsWith("{")) {
+      out.push({ line: open.line, text: open.parts.join("\n"), ok: false });
+      open = null;
+    }
+    if (open) {
+      open.parts.push(l);
+      if (parses(open.parts.join("\n"))) {
+        out.push({ line: open.line, text: open.parts.join("\n"), ok: true });
+        open = null;
+      }
+      return;
+    }
+    if (l.trim() === "") return;
+    if (parses(l)) out.push({ line: i + 1, text: l, ok: true });
+    else if (l.startsWith("{")) open = { line: i + 1, parts: [l] };
+    else out.push({ line: i + 1, text: l, ok: false });
+  });
+  if (open !== null) {
+    const o = open as { line: number; parts: string[] };
+    out.push({ line: o.line, text: o.parts.join("\n"), ok: false });
+  }
+  return out;
+}
+
+describe("gathered records, against the rule read literally", () => {
+  // Lines that stress the scanner: braces and quotes inside strings, escapes, closes followed by text.
+  const LINES = [
+    "{",
+    "}",
+    "  }",
+    "}   ",
+    "} trailing",
+    '  "a": "}",',
+    '  "b": "\\"{",',
+    '  "c": "\\\\",',
+    '  "d": "open',
+    '  "e": [1, {"f": "]"}],',
+    '  "g": 1',
+    "  ]",
+    "  [",
+    '{"whole": "line"}',
+    '{"x": "}"}',
+    "  {",
+    "not json",
+    "",
+    '  "h": "\\u007d"',
+    "  },",
+    "{}}",
+  ];
+  it("gives the same records as trying every line, on random mixes of those lines", () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...LINES), { maxLength: 30 }), (ls) => {
+        const input = `${ls.join("\n")}\n`;
+        const got = split(input, 1 << 20).map((r) => ({
+          line: r.line,
+          text: r.text,
+          ok: r.error === undefined,
+        }));
+        expect(got).toEqual(byTheRule(input));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  /** The quadratic case of old: a record that does not parse, and many indented lines ending in `}`. */
+  const quadratic = (lines: number) =>
+    `{"broken": \n${Array.from({ length: lines }, (_, i) => `  {"k${i}": ${i}}`).join("\n")}\n{"next": 1}\n`;
+
+  it("parses each byte of a gathered record at most once, at every size (linear work)", () => {
+    for (const n of [100, 1_000, 10_000, 50_000]) {
+      const input = quadratic(n);
+      const s = new RecordSplitter(64 << 20);
+      const recs = [...s.push(Buffer.from(input)), ...s.end()];
+      expect(recs.map((r) => r.line)).toEqual([1, n + 2]);
+      expect(recs[0].error).toBe("the record is not complete JSON before the next record starts");
+      expect(s.gatheredParsedBytes).toBeLessThanOrEqual(input.length);
+    }
+  });
+
+  it("parses a pretty-printed record once, however many of its lines end in `}`", () => {
+    for (const n of [10, 1_000, 20_000]) {
+      const value = { items: Array.from({ length: n }, (_, i) => ({ i, s: '}{"' })) };
+      const input = `${JSON.stringify(value, null, 2)}\n`;
+      const s = new RecordSplitter(64 << 20);
+      const recs = [...s.push(Buffer.from(input)), ...s.end()];
+      expect(recs).toHaveLength(1);
+      expect(recs[0].value).toEqual(value);
+      expect(s.gatheredParsedBytes).toBe(input.length - 1);
+    }
+  });
+});

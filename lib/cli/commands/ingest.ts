@@ -77,6 +77,8 @@ export async function runIngest(files: string[], opts: IngestOptions): Promise<n
   const reporter = createProgressReporter(opts.progress && !opts.json && process.stderr.isTTY === true);
   // Writes on a second thread, so reading and scoring overlap with SQLite (ASSUMEPROBE_INGEST_THREAD=0: one thread).
   const threaded = createThreadedIngestStore(db);
+  const store = threaded ?? createIngestStore(db);
+  let ingestId: number | undefined;
   let summary: Awaited<ReturnType<typeof ingestSources>>;
   try {
     summary = await ingestSources(
@@ -89,14 +91,20 @@ export async function runIngest(files: string[], opts: IngestOptions): Promise<n
         maxRecordBytes: opts.maxRecordBytes,
         origin: "cli",
       },
-      threaded ?? createIngestStore(db),
+      {
+        ...store,
+        beginBatch(origin, names) {
+          ingestId = store.beginBatch(origin, names);
+          return ingestId;
+        },
+      },
       reporter.update,
     );
   } catch (e) {
     // The database refused a write: the batches before it are stored, nothing after it is tried.
     reporter.stop();
     process.stderr.write(
-      `assumeprobe: ingest stopped: ${(e as Error).message}; the batches written before it were kept\n`,
+      `assumeprobe: ingest stopped: ${(e as Error).message}; the batches written before it were kept${ingestId === undefined ? "" : ` (ingest #${ingestId} on /ingests)`}\n`,
     );
     return 2;
   } finally {
@@ -104,7 +112,7 @@ export async function runIngest(files: string[], opts: IngestOptions): Promise<n
     await threaded?.close();
   }
   db.sqlite.pragma("optimize");
-  printSummary(summary, (performance.now() - started) / 1000, opts.json === true);
+  printSummary(summary, (performance.now() - started) / 1000, opts.json === true, ingestId);
   // A file that could not be read to its end (a cut-off gzip, an I/O error) is an unreadable file:
   // exit 2, after the summary of everything that was read.
   for (const u of summary.unreadable ?? [])

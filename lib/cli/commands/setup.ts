@@ -2,6 +2,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
 import type { Db } from "../../../db/client";
+import { markInterruptedIngests } from "../../../db/queries/ingestBatches";
 import { createIngestStore } from "../../../db/queries/ingestStore";
 import { pendingRescores, type RescoreReport, runRescore } from "../../../db/queries/rescore";
 import { type IngestSource, ingestSources } from "../../ingest/pipeline";
@@ -102,6 +103,12 @@ export function registerSetup(program: Command): void {
     .option("--demo", "load the demo runs when the database has no runs")
     .action(async (opts: { demo?: boolean }) => {
       const db = cliDb();
+      // `npm start` runs this: ingests whose process died are marked interrupted.
+      const interrupted = markInterruptedIngests(db);
+      if (interrupted > 0)
+        process.stdout.write(
+          `assumeprobe: ${interrupted} ingest(s) had stopped unfinished; marked interrupted (see /ingests)\n`,
+        );
       finishRescores(
         db,
         (s) => process.stdout.write(`${s}\n`),

@@ -1,0 +1,290 @@
+/**
+ * Stress run (issue 11, "Done when"): for a bounded time, against a real `next start` server on
+ * a fresh temporary database (loopback only), at once:
+ *   - command-line ingests (`assumeprobe ingest FILE --json`), one file after another, 2 at a time,
+ *   - uploads (`POST /api/upload`),
+ *   - page requests (overview, run pages with filters and a search, trace pages, /ingests, probes),
+ *   - exports (`GET /runs/NAME/export`, read to the end),
+ * then prints the requests and errors of each kind, their p50/p95 latency, and the records
+ * stored against the records sent (every record has an id of its own, so the two must be equal).
+ *
+ *   npm run stress                      # 60 s
+ *   npx tsx bench/stress.ts --seconds 20 --browsers 4
+ *   npx tsx bench/stress.ts --only browse,upload   # some of the loads only
+ *
+ * Bounded in time (--seconds, and a cap on files sent) and in size; the server, its database and
+ * the generated files go to a temporary folder that is removed at the end.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import Database from "better-sqlite3";
+import { traceLines } from "./lib/generate";
+import { CLI, ensureCliBundle, fmt, load, percentile, ROOT, runNode } from "./lib/util";
+
+const { values } = parseArgs({
+  options: {
+    seconds: { type: "string", default: "60" },
+    browsers: { type: "string", default: "3" },
+    "cli-records": { type: "string", default: "4000" },
+    "upload-records": { type: "string", default: "2000" },
+    /** Which loads to run (all by default): to tell which one slows the others. */
+    only: { type: "string", default: "cli,upload,browse,export" },
+  },
+});
+const ONLY = new Set(values.only.split(","));
+const SECONDS = Number(values.seconds);
+const BROWSERS = Number(values.browsers);
+const CLI_RECORDS = Number(values["cli-records"]);
+const UPLOAD_RECORDS = Number(values["upload-records"]);
+/** No more files than this of each kind, whatever the time allows. */
+const MAX_FILES = 200;
+
+const dir = mkdtempSync(join(tmpdir(), "assumeprobe-stress-"));
+const dbPath = join(dir, "stress.db");
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+interface Kind {
+  ok: number;
+  errors: number;
+  ms: number[];
+  firstErrors: string[];
+}
+const kinds = new Map<string, Kind>();
+function record(kind: string, ms: number, error?: string): void {
+  let k = kinds.get(kind);
+  if (!k) {
+    k = { ok: 0, errors: 0, ms: [], firstErrors: [] };
+    kinds.set(kind, k);
+  }
+  k.ms.push(ms);
+  if (error === undefined) k.ok++;
+  else {
+    k.errors++;
+    if (k.firstErrors.length < 3) k.firstErrors.push(error.slice(0, 300));
+  }
+}
+
+let sent = 0;
+const runsSent = new Map<string, number>();
+const noteSent = (run: string, n: number) => {
+  sent += n;
+  runsSent.set(run, (runsSent.get(run) ?? 0) + n);
+};
+
+function file(run: string, n: number): string {
+  const path = join(dir, `${run}.jsonl`);
+  writeFileSync(
+    path,
+    `${[...traceLines(n, { run, model: "tern-7b-instruct", idPrefix: run })].join("\n")}\n`,
+  );
+  return path;
+}
+
+const deadline = () => Date.now() >= stopAt;
+let stopAt = 0;
+
+async function cliIngester(worker: number): Promise<void> {
+  for (let i = 0; i < MAX_FILES && !deadline(); i++) {
+    const run = `stress-cli-${worker}-${i}`;
+    const path = file(run, CLI_RECORDS);
+    const t0 = performance.now();
+    const r = await runNode([CLI, "ingest", path, "--json", "--no-progress"], { ASSUMEPROBE_DB: dbPath });
+    const ms = performance.now() - t0;
+    let error: string | undefined;
+    try {
+      const s = JSON.parse(r.stdout.trim().split("\n").at(-1) ?? "");
+      if (r.code !== 0 || s.records !== CLI_RECORDS || s.rejected !== 0)
+        error = `exit ${r.code}: ${r.stderr || JSON.stringify(s).slice(0, 200)}`;
+    } catch {
+      error = `exit ${r.code}: ${r.stderr}`;
+    }
+    noteSent(run, CLI_RECORDS);
+    record("ingest (CLI)", ms, error);
+  }
+}
+
+async function uploader(base: string): Promise<void> {
+  for (let i = 0; i < MAX_FILES && !deadline(); i++) {
+    const run = `stress-upload-${i}`;
+    const body = `${[...traceLines(UPLOAD_RECORDS, { run, model: "tern-7b-instruct", idPrefix: run })].join("\n")}\n`;
+    const t0 = performance.now();
+    let error: string | undefined;
+    try {
+      const res = await fetch(`${base}/api/upload?filename=${run}.jsonl`, { method: "POST", body });
+      const s = (await res.json()) as { records?: number; rejected?: number; error?: string };
+      if (res.status !== 200 || s.records !== UPLOAD_RECORDS || s.rejected !== 0)
+        error = `HTTP ${res.status}: ${s.error ?? JSON.stringify(s).slice(0, 200)}`;
+    } catch (e) {
+      error = String(e);
+    }
+    noteSent(run, UPLOAD_RECORDS);
+    record("upload", performance.now() - t0, error);
+  }
+}
+
+/** A run and trace ids to browse: the demo's runs, then whatever the stress ingests stored. */
+function browseTargets(): { runs: string[]; traces: number[] } {
+  const db = new Database(dbPath, { readonly: true });
+  try {
+    const runs = db
+      .prepare("SELECT name FROM runs ORDER BY trace_count DESC LIMIT 8")
+      .pluck()
+      .all() as string[];
+    const traces = db.prepare("SELECT id FROM traces ORDER BY random() LIMIT 50").pluck().all() as number[];
+    return { runs, traces };
+  } finally {
+    db.close();
+  }
+}
+
+async function get(base: string, kind: string, path: string, readAll = false): Promise<void> {
+  const t0 = performance.now();
+  try {
+    const res = await fetch(`${base}${path}`, { headers: { "accept-encoding": "gzip" } });
+    if (readAll) {
+      const reader = res.body?.getReader();
+      if (reader) for (let r = await reader.read(); !r.done; r = await reader.read());
+    } else await res.arrayBuffer();
+    record(kind, performance.now() - t0, res.status === 200 ? undefined : `HTTP ${res.status} for ${path}`);
+  } catch (e) {
+    record(kind, performance.now() - t0, `${path}: ${e}`);
+  }
+}
+
+async function browser(base: string, n: number): Promise<void> {
+  let targets = browseTargets();
+  for (let i = 0; !deadline(); i++) {
+    if (i % 50 === 0) targets = browseTargets();
+    const run = encodeURIComponent(targets.runs[(i + n) % targets.runs.length] ?? "none");
+    const trace = targets.traces[(i * 7 + n) % Math.max(targets.traces.length, 1)];
+    const pages: [string, string][] = [
+      ["page /", "/"],
+      ["page /runs/NAME", `/runs/${run}`],
+      ["page /runs/NAME filtered", `/runs/${run}?field=timezone&label=INJECT`],
+      ["page /runs/NAME search", `/runs/${run}?q=timezone`],
+      ["page /traces/ID", `/traces/${trace}`],
+      ["page /ingests", "/ingests"],
+      ["page /probes", "/probes"],
+    ];
+    const [kind, path] = pages[(i + n) % pages.length];
+    await get(base, kind, path);
+  }
+}
+
+async function exporter(base: string): Promise<void> {
+  while (!deadline()) {
+    const { runs } = browseTargets();
+    await get(
+      base,
+      "export /runs/NAME/export",
+      `/runs/${encodeURIComponent(runs[0] ?? "none")}/export`,
+      true,
+    );
+  }
+}
+
+async function waitForServer(base: string, server: ChildProcess): Promise<void> {
+  const until = Date.now() + 600_000;
+  while (Date.now() < until) {
+    if (server.exitCode !== null) throw new Error(`the server exited (${server.exitCode})`);
+    try {
+      if ((await fetch(`${base}/probes`)).status === 200) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error("the server did not start in 10 minutes");
+}
+
+async function main(): Promise<void> {
+  ensureCliBundle();
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  console.log(`stress: ${SECONDS} s against next start on ${base}, database ${dbPath}  [${load()}]`);
+  // npm start's own path (migrations, demo data, a build when the sources are newer), loopback only.
+  const server = spawn(process.execPath, [join(ROOT, "scripts", "start.js")], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      ASSUMEPROBE_DB: dbPath,
+      ASSUMEPROBE_TOKEN: "",
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  try {
+    await waitForServer(base, server);
+    // Warm the pages up once, so the figures are of a running server, not of its first compiles.
+    stopAt = Date.now() + 3000;
+    await browser(base, 0);
+    kinds.clear();
+    const t0 = Date.now();
+    stopAt = t0 + SECONDS * 1000;
+    await Promise.all([
+      ...(ONLY.has("cli") ? [cliIngester(1), cliIngester(2)] : []),
+      ...(ONLY.has("upload") ? [uploader(base)] : []),
+      ...(ONLY.has("export") ? [exporter(base)] : []),
+      ...(ONLY.has("browse") ? Array.from({ length: BROWSERS }, (_, i) => browser(base, i)) : []),
+    ]);
+    const took = (Date.now() - t0) / 1000;
+    report(took);
+  } finally {
+    server.kill("SIGTERM");
+    await new Promise((r) => server.once("exit", r));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function report(took: number): void {
+  const db = new Database(dbPath, { readonly: true });
+  const stored = db
+    .prepare("SELECT count(*) FROM traces t JOIN runs r ON r.id = t.run_id WHERE r.name LIKE 'stress-%'")
+    .pluck()
+    .get() as number;
+  const rejected = db
+    .prepare("SELECT coalesce(sum(rejected_count), 0) FROM runs WHERE name LIKE 'stress-%'")
+    .pluck()
+    .get() as number;
+  const unfinished = db
+    .prepare("SELECT count(*) FROM ingest_batches WHERE status <> 'done'")
+    .pluck()
+    .get() as number;
+  db.close();
+  console.log(`\n${fmt(took, 1)} s  [${load()}]`);
+  console.log(
+    `${"what".padEnd(28)} ${"requests".padStart(8)} ${"errors".padStart(6)} ${"p50 ms".padStart(8)} ${"p95 ms".padStart(8)}`,
+  );
+  let total = 0;
+  let errors = 0;
+  for (const [name, k] of [...kinds].sort()) {
+    total += k.ok + k.errors;
+    errors += k.errors;
+    console.log(
+      `${name.padEnd(28)} ${fmt(k.ok + k.errors).padStart(8)} ${fmt(k.errors).padStart(6)} ${fmt(percentile(k.ms, 50)).padStart(8)} ${fmt(percentile(k.ms, 95)).padStart(8)}`,
+    );
+  }
+  console.log(`${"all".padEnd(28)} ${fmt(total).padStart(8)} ${fmt(errors).padStart(6)}`);
+  console.log(
+    `records sent ${fmt(sent)}, stored ${fmt(stored)} (${stored === sent ? "equal" : "DIFFERENT"}); rejected ${fmt(rejected)}; ingests not done: ${unfinished}`,
+  );
+  for (const [name, k] of kinds) for (const e of k.firstErrors) console.log(`  error (${name}): ${e}`);
+  if (errors > 0 || stored !== sent) process.exitCode = 1;
+}
+
+await main();

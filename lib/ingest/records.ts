@@ -1,0 +1,165 @@
+import type { Probe } from "../probe/schema";
+import { describeIssues, ProbeSchema } from "../probe/schema";
+import type { Batcher } from "./batcher";
+import type { IngestOptions, IngestSource, IngestStore } from "./pipeline";
+import { prepareError, prepareTrace } from "./prepare";
+import type { SplitRecord } from "./splitRecords";
+import type { Tally } from "./tally";
+import { interpretRecord, type RecordDefaults } from "./traceRecord";
+import { convertWhen2Call } from "./when2call";
+
+/**
+ * The deepest nesting of objects and arrays a record may have (the record itself is level 1).
+ * Deeper records are rejected before anything walks them: scoring, storing and every page that
+ * shows a trace then stay within a known recursion depth.
+ */
+export const MAX_NESTING = 64;
+
+/** True when `v` nests objects and arrays more than `levels` deep. Never recurses past `levels`. */
+export function nestedDeeperThan(v: unknown, levels: number): boolean {
+  if (typeof v !== "object" || v === null) return false;
+  if (levels === 0) return true;
+  if (Array.isArray(v)) {
+    for (const x of v) if (nestedDeeperThan(x, levels - 1)) return true;
+    return false;
+  }
+  const o = v as Record<string, unknown>;
+  for (const k in o) if (nestedDeeperThan(o[k], levels - 1)) return true;
+  return false;
+}
+
+/** A failure of the store itself (not of the record it was called for): it stops the ingest. */
+class StoreFailure extends Error {
+  constructor(readonly original: unknown) {
+    super("store failure");
+  }
+}
+
+function storeCall<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    throw new StoreFailure(e);
+  }
+}
+
+/** Where a record came from: its source and the run its file's records default to. */
+export interface RecordOrigin {
+  src: IngestSource;
+  defaultRun: string;
+}
+
+/**
+ * Turns split records into prepared traces and rejected records, in the batch being gathered:
+ * each record is read, its probe resolved (an inline probe stored as a version), scored and
+ * prepared for the store. Anything that fails for one record rejects that record with a reason;
+ * only a failure of the store stops the ingest.
+ */
+export class RecordReader {
+  private readonly versions = new Map<string, { probe: Probe; version: number }>();
+  private readonly inlineVersions = new Map<string, number>();
+  private readonly defaults: RecordDefaults;
+
+  constructor(
+    private readonly options: IngestOptions,
+    private readonly store: IngestStore,
+    private readonly batch: Batcher,
+    private readonly tally: Tally,
+  ) {
+    this.defaults = { probe: options.probe };
+  }
+
+  /** Reads one split record into the batch (or rejects it). */
+  take(at: RecordOrigin, rec: SplitRecord) {
+    this.tally.summary.records++;
+    if (rec.error !== undefined) return this.reject(at, rec, rec.error);
+    const mark = this.batch.mark();
+    const { records, rejected } = this.tally.summary;
+    try {
+      if (nestedDeeperThan(rec.value, MAX_NESTING))
+        return this.reject(
+          at,
+          rec,
+          `nested too deeply: more than ${MAX_NESTING} levels of objects and arrays (the limit)`,
+        );
+      if (this.options.format === "when2call") this.when2call(at, rec);
+      else this.accept(at, rec, rec.value);
+    } catch (e) {
+      if (e instanceof StoreFailure) throw e.original;
+      // Whatever failed, failed for this record: take back what it added, reject it, go on.
+      this.batch.rewind(mark);
+      Object.assign(this.tally.summary, { records, rejected });
+      this.reject(at, rec, `the record cannot be processed: ${(e as Error)?.message ?? String(e)}`);
+    }
+  }
+
+  reject(at: RecordOrigin, rec: SplitRecord, reason: string): void {
+    const { src, defaultRun } = at;
+    this.tally.summary.rejected++;
+    this.batch.addError(prepareError(defaultRun, src.file, src.name, rec.line, reason, rec.bytes), {
+      file: src.file,
+      line: rec.line,
+      reason,
+    });
+  }
+
+  private lookup(id: string): { probe: Probe; version: number } | undefined {
+    let hit = this.versions.get(id);
+    if (!hit) {
+      hit = storeCall(() => this.store.probe(id));
+      if (hit) this.versions.set(id, hit);
+    }
+    return hit;
+  }
+
+  private accept(at: RecordOrigin, rec: SplitRecord, value: unknown, runParams?: Record<string, unknown>) {
+    const r = interpretRecord(value, this.defaults, (id) => this.lookup(id)?.probe);
+    if (!r.ok) return this.reject(at, rec, r.reason);
+    const t = r.record;
+    let version: number;
+    if (t.probeInline) {
+      const key = JSON.stringify(t.probe);
+      let v = this.inlineVersions.get(key);
+      if (v === undefined) {
+        const probe = t.probe;
+        v = storeCall(() => this.store.saveProbe(probe, `inline:${at.src.name}`)).version;
+        this.inlineVersions.set(key, v);
+        this.versions.delete(t.probe.id);
+      }
+      version = v;
+    } else {
+      version = this.lookup(t.probe.id)?.version ?? 0;
+    }
+    this.batch.addTrace(
+      prepareTrace(t, {
+        runName: t.run ?? at.defaultRun,
+        defaultRun: at.defaultRun,
+        model: t.model ?? this.options.model ?? "unknown",
+        runParams: runParams ?? t.params ?? null,
+        probe: t.probe,
+        probeVersion: version,
+        file: at.src.file,
+        source: at.src.name,
+        line: rec.line,
+        bytes: rec.bytes,
+        text: rec.text,
+      }),
+    );
+  }
+
+  /** A When2Call line: its probe stored, its four candidate answers as records (counted as one line). */
+  private when2call(at: RecordOrigin, rec: SplitRecord) {
+    const c = convertWhen2Call(rec.value, rec.line);
+    if (!c.ok) return this.reject(at, rec, c.reason);
+    const parsed = ProbeSchema.safeParse(c.probe);
+    if (!parsed.success) return this.reject(at, rec, `probe: ${describeIssues(parsed.error)}`);
+    const { version } = storeCall(() => this.store.saveProbe(parsed.data, "when2call"));
+    this.versions.set(parsed.data.id, { probe: parsed.data, version });
+    const summary = this.tally.summary;
+    for (const r of c.records) {
+      summary.records++;
+      this.accept(at, rec, r, { dataset: "NVIDIA When2Call test set (Apache-2.0)" });
+    }
+    summary.records--; // the When2Call line itself was counted once
+  }
+}
