@@ -2,6 +2,7 @@ import { Command, CommanderError } from "commander";
 import { registerExport } from "./commands/export";
 import { registerIngest } from "./commands/ingest";
 import { registerProbes } from "./commands/probes";
+import { registerRun } from "./commands/run";
 import { registerScore } from "./commands/score";
 import { registerSetup } from "./commands/setup";
 import { UsageError } from "./usage";
@@ -20,6 +21,7 @@ export function buildProgram(): Command {
   registerExport(program);
   registerProbes(program);
   registerSetup(program);
+  registerRun(program);
   return program;
 }
 
