@@ -1,5 +1,6 @@
 import { Command, CommanderError } from "commander";
 import { registerExport } from "./commands/export";
+import { registerFuzzGate } from "./commands/fuzzGate";
 import { registerIngest } from "./commands/ingest";
 import { registerProbes } from "./commands/probes";
 import { registerRun } from "./commands/run";
@@ -22,6 +23,7 @@ export function buildProgram(): Command {
   registerProbes(program);
   registerSetup(program);
   registerRun(program);
+  registerFuzzGate(program);
   return program;
 }
 

@@ -5,7 +5,8 @@ export interface ChatRequest {
   model: string;
   messages: { role: "system" | "user"; content: string }[];
   tools?: { type: "function"; function: { name: string; description: string; parameters: Record<string, unknown> } }[];
-  temperature: number;
+  /** Unset: the server's default (the fuzzer wants sloppy answers). */
+  temperature?: number;
   max_tokens?: number;
 }
 
