@@ -29,7 +29,9 @@ export function baseUrlOption(flag: string | undefined, env: NodeJS.ProcessEnv =
   if (url.protocol !== "http:" && url.protocol !== "https:")
     throw new UsageError(`${from} must be an http or https URL, got ${url.protocol}`);
   if (url.username || url.password)
-    throw new UsageError(`${from} must not hold credentials (${displayUrl(value)}): put the key in OPENAI_API_KEY`);
+    throw new UsageError(
+      `${from} must not hold credentials (${displayUrl(value)}): put the key in OPENAI_API_KEY`,
+    );
   return value.replace(/\/+$/, "");
 }
 

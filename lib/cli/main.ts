@@ -1,4 +1,5 @@
 import { Command, CommanderError } from "commander";
+import { registerCheck } from "./commands/check";
 import { registerExport } from "./commands/export";
 import { registerFuzzGate } from "./commands/fuzzGate";
 import { registerIngest } from "./commands/ingest";
@@ -24,6 +25,7 @@ export function buildProgram(): Command {
   registerSetup(program);
   registerRun(program);
   registerFuzzGate(program);
+  registerCheck(program);
   return program;
 }
 

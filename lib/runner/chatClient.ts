@@ -48,14 +48,20 @@ function serverMessage(e: APIError): string {
 }
 
 /** Reads a failed attempt as one of the policy's kinds, its message scrubbed of every secret. */
-export function classifyError(e: unknown, timedOut: boolean, timeoutMs: number, secrets: readonly string[]): Failure {
+export function classifyError(
+  e: unknown,
+  timedOut: boolean,
+  timeoutMs: number,
+  secrets: readonly string[],
+): Failure {
   const scrub = (s: string) => clip(scrubText(s, secrets));
   if (timedOut || e instanceof APIConnectionTimeoutError)
     return { kind: "timeout", message: `no whole answer within ${timeoutMs / 1000} s` };
   if (e instanceof APIConnectionError) {
     const codes = errorCodes(e);
     const refused = codes.find((c) => NO_SERVER.has(c));
-    if (refused) return { kind: "refused", message: refused === "ECONNREFUSED" ? "connection refused" : refused };
+    if (refused)
+      return { kind: "refused", message: refused === "ECONNREFUSED" ? "connection refused" : refused };
     const cause = isObject(e.cause) && typeof e.cause.message === "string" ? e.cause.message : "";
     const detail = [codes[0], cause].filter(Boolean).join(": ");
     return { kind: "dropped", message: scrub(`connection failed${detail ? ` (${detail})` : ""}`) };

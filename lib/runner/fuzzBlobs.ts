@@ -109,7 +109,10 @@ export function generateBlob(seed: number, index: number): Blob {
       alter(r, s, (e) => ({ ...e, value: r.pick([0, false, [], {}, " "]) }));
       return { kind, text: json(s, r) };
     case "wrong_status":
-      alter(r, s, (e) => ({ ...e, status: r.pick(["KNOWN", "Known", "probably", "yes", "", 1, true, null]) }));
+      alter(r, s, (e) => ({
+        ...e,
+        status: r.pick(["KNOWN", "Known", "probably", "yes", "", 1, true, null]),
+      }));
       return { kind, text: json(s, r) };
     case "wrong_types":
       alter(r, s, (e) =>
@@ -150,10 +153,7 @@ export function generateBlob(seed: number, index: number): Blob {
     case "python_dict":
       return {
         kind,
-        text: JSON.stringify(s)
-          .replaceAll('"', "'")
-          .replaceAll("null", "None")
-          .replaceAll("true", "True"),
+        text: JSON.stringify(s).replaceAll('"', "'").replaceAll("null", "None").replaceAll("true", "True"),
       };
     case "trailing_comma":
       return { kind, text: JSON.stringify(s).replace(/\}$/, ",}") };

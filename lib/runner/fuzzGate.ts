@@ -34,7 +34,7 @@ export interface BlobOutcome {
 
 /** Independent of the gate: known, as an own key, with a value other than null, undefined or "". */
 function knownWithValue(state: WorldState, name: string): boolean {
-  if (!Object.prototype.hasOwnProperty.call(state, name)) return false;
+  if (!Object.hasOwn(state, name)) return false;
   const f = state[name] as { status?: unknown; value?: unknown } | undefined;
   return f?.status === "known" && f.value !== null && f.value !== undefined && f.value !== "";
 }
@@ -44,7 +44,11 @@ function knownWithValue(state: WorldState, name: string): boolean {
  * known with a value, and any call that receives anything but the required facts' values (another
  * key, a missing key, another value).
  */
-export function findLeaks(state: WorldState, requires: readonly string[], calls: readonly unknown[]): string[] {
+export function findLeaks(
+  state: WorldState,
+  requires: readonly string[],
+  calls: readonly unknown[],
+): string[] {
   const leaks: string[] = [];
   if (calls.length === 0) return leaks;
   const notKnown = requires.filter((n) => !knownWithValue(state, n));
@@ -58,13 +62,15 @@ export function findLeaks(state: WorldState, requires: readonly string[], calls:
     const keys = Object.keys(call);
     const extra = keys.filter((k) => !requires.includes(k));
     const missing = requires.filter((k) => !keys.includes(k));
-    if (extra.length > 0) leaks.push(`the calendar received ${extra.join(", ")}, which the gate does not require`);
+    if (extra.length > 0)
+      leaks.push(`the calendar received ${extra.join(", ")}, which the gate does not require`);
     if (missing.length > 0) leaks.push(`the calendar did not receive ${missing.join(", ")}`);
     for (const n of requires) {
       if (!keys.includes(n)) continue;
-      const fact = Object.prototype.hasOwnProperty.call(state, n) ? (state[n] as { value?: unknown }) : undefined;
+      const fact = Object.hasOwn(state, n) ? (state[n] as { value?: unknown }) : undefined;
       const got = (call as Record<string, unknown>)[n];
-      if (!Object.is(got, fact?.value)) leaks.push(`the calendar received ${n}=${JSON.stringify(got)}, not the known value`);
+      if (!Object.is(got, fact?.value))
+        leaks.push(`the calendar received ${n}=${JSON.stringify(got)}, not the known value`);
     }
   }
   return leaks;
@@ -128,9 +134,10 @@ export function emptyCounts(): FuzzCounts {
 export function skipKind(reason: string): string {
   if (reason.startsWith("world state is not JSON")) return "not JSON";
   if (reason.startsWith("world state must be a JSON object")) return "not an object";
-  const m = /^fact "(?:[^"\\]|\\.)*": (must be an object|unexpected key|missing "status"|"status" is|"source" is)/.exec(
-    reason,
-  );
+  const m =
+    /^fact "(?:[^"\\]|\\.)*": (must be an object|unexpected key|missing "status"|"status" is|"source" is)/.exec(
+      reason,
+    );
   return m ? `fact ${m[1].replaceAll('"', "")}` : "other";
 }
 

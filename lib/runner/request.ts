@@ -4,7 +4,10 @@ import type { Probe, Tool } from "../probe/schema";
 export interface ChatRequest {
   model: string;
   messages: { role: "system" | "user"; content: string }[];
-  tools?: { type: "function"; function: { name: string; description: string; parameters: Record<string, unknown> } }[];
+  tools?: {
+    type: "function";
+    function: { name: string; description: string; parameters: Record<string, unknown> };
+  }[];
   /** Unset: the server's default (the fuzzer wants sloppy answers). */
   temperature?: number;
   max_tokens?: number;

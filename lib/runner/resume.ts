@@ -45,7 +45,9 @@ function addLine(state: ResumeState, line: string): boolean {
 }
 
 /** Reads the state from text chunks (a file's, in order). */
-export async function readResume(chunks: AsyncIterable<string | Buffer> | Iterable<string>): Promise<ResumeState> {
+export async function readResume(
+  chunks: AsyncIterable<string | Buffer> | Iterable<string>,
+): Promise<ResumeState> {
   const state = emptyResume();
   const decoder = new StringDecoder("utf8");
   let rest = "";
@@ -81,7 +83,10 @@ export type ResumeChoice = { ok: true; run: string | null; done: Set<string> } |
  * file holds none, start a new one). A run whose records name another model cannot be continued
  * with this one: the dashboard pins a run's model.
  */
-export function chooseRun(state: ResumeState, opts: { run?: string; model: string; file: string }): ResumeChoice {
+export function chooseRun(
+  state: ResumeState,
+  opts: { run?: string; model: string; file: string },
+): ResumeChoice {
   const run = opts.run ?? state.lastRun;
   if (run === null) return { ok: true, run: null, done: new Set() };
   const held = state.runs.get(run);

@@ -23,7 +23,8 @@ const PATTERNS: RegExp[] = [
 /** True when the text holds the secret or any run of 8 or more of its characters. */
 function holdsSecret(text: string, secret: string): boolean {
   if (secret.length < WINDOW) return text.includes(secret);
-  for (let i = 0; i + WINDOW <= secret.length; i++) if (text.includes(secret.slice(i, i + WINDOW))) return true;
+  for (let i = 0; i + WINDOW <= secret.length; i++)
+    if (text.includes(secret.slice(i, i + WINDOW))) return true;
   return false;
 }
 
@@ -72,7 +73,12 @@ export function scrubValue<T>(value: T, secrets: readonly string[]): T {
       const out: Record<string, unknown> = {};
       for (const [k, x] of Object.entries(v)) {
         // defineProperty: a key such as "__proto__" stays a key.
-        Object.defineProperty(out, clean(k), { value: walk(x), enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(out, clean(k), {
+          value: walk(x),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       }
       return out;
     }

@@ -52,10 +52,11 @@ export class RunTally {
       },
       r.record.probe,
     );
-    const perProbe = (this.labels[record.probe] ??= {});
+    this.labels[record.probe] ??= {};
+    const perProbe = this.labels[record.probe];
     for (const [field, f] of Object.entries(score.fields)) {
-      const counts = (perProbe[field] ??= {});
-      counts[f.label] = (counts[f.label] ?? 0) + 1;
+      perProbe[field] ??= {};
+      perProbe[field][f.label] = (perProbe[field][f.label] ?? 0) + 1;
     }
     for (const flag of score.flags) this.flags[flag] = (this.flags[flag] ?? 0) + 1;
   }

@@ -11,7 +11,13 @@ import { fatalMessage } from "../../runner/retry";
 import { runSamples } from "../../runner/runSamples";
 import { displayUrl, scrubText } from "../../runner/scrub";
 import { openTraceSink } from "../../runner/traceSink";
-import { apiKeyFromEnv, baseUrlOption, nonNegativeNumber, positiveSeconds, secretsOf } from "../endpointOptions";
+import {
+  apiKeyFromEnv,
+  baseUrlOption,
+  nonNegativeNumber,
+  positiveSeconds,
+  secretsOf,
+} from "../endpointOptions";
 import { ingestTraceFile } from "../ingestFile";
 import { positiveInt, UsageError } from "../usage";
 
@@ -36,7 +42,8 @@ export const OFFLINE_MODEL = "offline-fuzzer";
 function nonNegativeInt(name: string) {
   return (value: string): number => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n < 0) throw new UsageError(`${name} must be an integer of 0 or more, got "${value}"`);
+    if (!Number.isInteger(n) || n < 0)
+      throw new UsageError(`${name} must be an integer of 0 or more, got "${value}"`);
     return n;
   };
 }
@@ -44,13 +51,19 @@ function nonNegativeInt(name: string) {
 export function registerFuzzGate(program: Command): void {
   program
     .command("fuzz-gate")
-    .description("Feed sloppy world-state JSON through book_slot's gate with a fake calendar; exit 1 on a leak.")
+    .description(
+      "Feed sloppy world-state JSON through book_slot's gate with a fake calendar; exit 1 on a leak.",
+    )
     .option("--offline", "generate the blobs from --seed instead of asking a model")
     .option("--seed <n>", "the offline generator's seed", nonNegativeInt("--seed"), 1)
     .option("--base-url <url>", "the API's base URL (default: OPENAI_BASE_URL)")
     .option("--model <name>", "the model to ask for blobs")
     .option("--n <n>", "how many blobs", positiveInt("--n"), 20)
-    .option("--temperature <t>", "sampling temperature (default: the server's)", nonNegativeNumber("--temperature"))
+    .option(
+      "--temperature <t>",
+      "sampling temperature (default: the server's)",
+      nonNegativeNumber("--temperature"),
+    )
     .option("--timeout <s>", "seconds to wait for one whole answer", positiveSeconds("--timeout"), 60)
     .option("--concurrency <k>", "requests in flight at once", positiveInt("--concurrency"), 1)
     .option("--run <name>", "the run's name (default: offline-fuzzer/seed-N, or MODEL/fuzz-YYYYMMDD-HHMMSS)")
@@ -76,7 +89,8 @@ export function completionText(raw: unknown): string {
 
 export async function runFuzzGate(opts: FuzzOptions): Promise<number> {
   const online = opts.baseUrl !== undefined || opts.model !== undefined;
-  if (opts.offline && online) throw new UsageError("use either --offline or --base-url and --model, not both");
+  if (opts.offline && online)
+    throw new UsageError("use either --offline or --base-url and --model, not both");
   if (!opts.offline && !opts.model?.trim())
     throw new UsageError("give --model (and --base-url, or OPENAI_BASE_URL) to ask a model, or --offline");
   if (opts.ingest && !opts.out) throw new UsageError("--ingest needs --out FILE: the trace file to ingest");
@@ -86,14 +100,19 @@ export async function runFuzzGate(opts: FuzzOptions): Promise<number> {
   const requires = probe.requires;
   const model = opts.offline ? OFFLINE_MODEL : (opts.model as string).trim();
   const run =
-    opts.run ?? (opts.offline ? `${OFFLINE_MODEL}/seed-${opts.seed}` : defaultRunName(model, new Date()).replace("/run-", "/fuzz-"));
+    opts.run ??
+    (opts.offline
+      ? `${OFFLINE_MODEL}/seed-${opts.seed}`
+      : defaultRunName(model, new Date()).replace("/run-", "/fuzz-"));
   const out = opts.out ?? null;
   const apiKey = opts.offline ? "" : apiKeyFromEnv();
   const secrets = opts.offline ? [] : secretsOf(apiKey);
   const say = (line: string) => process.stderr.write(`${scrubText(line, secrets)}\n`);
   const state = out ? await readResumeFile(out) : null;
   if (state?.runs.has(run))
-    say(`assumeprobe: ${out} already holds run "${run}"; its records are written again (ingest counts them once)`);
+    say(
+      `assumeprobe: ${out} already holds run "${run}"; its records are written again (ingest counts them once)`,
+    );
   const sink = openTraceSink(out, secrets, { newlineFirst: state?.needsNewline === true });
   const counts: FuzzCounts = emptyCounts();
   const width = sampleWidth(opts.n);
@@ -105,7 +124,8 @@ export async function runFuzzGate(opts: FuzzOptions): Promise<number> {
     const outcome = fuzzBlob(blob, requires, FUZZ_NAMES);
     countOutcome(counts, outcome);
     const id = sampleId("book_slot", i, width);
-    if (outcome.leaks.length > 0) leaked.push(`${id}: ${outcome.leaks.join("; ")} (blob ${JSON.stringify(blob).slice(0, 200)})`);
+    if (outcome.leaks.length > 0)
+      leaked.push(`${id}: ${outcome.leaks.join("; ")} (blob ${JSON.stringify(blob).slice(0, 200)})`);
     if (outcome.verdict === "crashed") leaked.push(`${id}: the gate crashed: ${outcome.reason}`);
     sink.write(
       fuzzRecord({ id, run, model, blob, outcome, seed: opts.offline ? opts.seed : undefined, ...extra }),
@@ -148,7 +168,8 @@ export async function runFuzzGate(opts: FuzzOptions): Promise<number> {
   if (opts.json) {
     const line: Record<string, unknown> = { ...main, skip_reasons, run, model };
     if (!opts.offline) line.failed = failed;
-    if (ingest) line.ingest = { records: ingest.records, ingested: ingest.ingested, rejected: ingest.rejected };
+    if (ingest)
+      line.ingest = { records: ingest.records, ingested: ingest.ingested, rejected: ingest.rejected };
     if (url) line.url = url;
     process.stdout.write(`${JSON.stringify(line)}\n`);
   } else {
@@ -157,9 +178,12 @@ export async function runFuzzGate(opts: FuzzOptions): Promise<number> {
       .join(", ");
     const lines = [
       `fuzz-gate ${run}: ${counts.blobs} blobs: ${counts.blocked} blocked, ${counts.booked} booked, ${counts.skipped} skipped${skips ? ` (${skips})` : ""}, ${counts.leaks} leaks${counts.crashed ? `, ${counts.crashed} crashed` : ""}${failed ? `; ${failed} requests failed` : ""}${out ? ` → ${out}` : ""}`,
-      counts.leaks > 0 ? "the gate LEAKED: a booking went through without fully known facts" : "no leaks: every booking had its required facts known",
+      counts.leaks > 0
+        ? "the gate LEAKED: a booking went through without fully known facts"
+        : "no leaks: every booking had its required facts known",
     ];
-    if (ingest) lines.push(`ingested: ${ingest.records} records, ${ingest.ingested} new, ${ingest.rejected} rejected`);
+    if (ingest)
+      lines.push(`ingested: ${ingest.records} records, ${ingest.ingested} new, ${ingest.rejected} rejected`);
     if (url) lines.push(`dashboard: ${url}`);
     (out ? process.stdout : process.stderr).write(`${lines.join("\n")}\n`);
   }

@@ -11,10 +11,16 @@ import { displayUrl, scrubText } from "../../runner/scrub";
 import { RunTally } from "../../runner/tally";
 import { openTraceSink } from "../../runner/traceSink";
 import { cliProbeLookup } from "../db";
+import {
+  apiKeyFromEnv,
+  baseUrlOption,
+  nonNegativeNumber,
+  positiveSeconds,
+  secretsOf,
+} from "../endpointOptions";
 import { ingestTraceFile } from "../ingestFile";
 import { createRunProgress, runSummaryLines } from "../runReport";
 import { positiveInt, UsageError } from "../usage";
-import { apiKeyFromEnv, baseUrlOption, nonNegativeNumber, positiveSeconds, secretsOf } from "../endpointOptions";
 
 interface RunOptions {
   probe?: string[];
@@ -36,10 +42,15 @@ interface RunOptions {
 export function registerRun(program: Command): void {
   program
     .command("run")
-    .description("Send probes to an OpenAI-compatible chat-completions endpoint; one trace record per answer.")
+    .description(
+      "Send probes to an OpenAI-compatible chat-completions endpoint; one trace record per answer.",
+    )
     .option("--probe <id...>", "probes to run (repeatable; default: schedule_window)")
     .option("--model <name>", "the model to ask (pinned on the run)")
-    .option("--base-url <url>", "the API's base URL, e.g. http://127.0.0.1:8080/v1 (default: OPENAI_BASE_URL)")
+    .option(
+      "--base-url <url>",
+      "the API's base URL, e.g. http://127.0.0.1:8080/v1 (default: OPENAI_BASE_URL)",
+    )
     .option("--samples <n>", "samples per probe", positiveInt("--samples"), 1)
     .option("--temperature <t>", "sampling temperature", nonNegativeNumber("--temperature"), 0)
     .option("--max-tokens <n>", "max_tokens per answer", positiveInt("--max-tokens"))
@@ -72,7 +83,8 @@ function resolveProbes(ids: string[]): Probe[] {
 
 export async function runProbes(opts: RunOptions): Promise<number> {
   const model = opts.model?.trim();
-  if (!model) throw new UsageError("--model is required: the model name to ask for (it is pinned on the run)");
+  if (!model)
+    throw new UsageError("--model is required: the model name to ask for (it is pinned on the run)");
   if (opts.run !== undefined && opts.run.trim() === "") throw new UsageError("--run must not be empty");
   if (opts.resume && !opts.out) throw new UsageError("--resume needs --out FILE: the trace file to continue");
   if (opts.ingest && !opts.out) throw new UsageError("--ingest needs --out FILE: the trace file to ingest");
