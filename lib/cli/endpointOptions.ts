@@ -1,3 +1,4 @@
+import { MAX_RETRIES } from "../runner/retry";
 import { displayUrl } from "../runner/scrub";
 import { UsageError } from "./usage";
 
@@ -53,4 +54,12 @@ export function positiveSeconds(name: string) {
       throw new UsageError(`${name} must be a positive number of seconds, got "${value}"`);
     return n;
   };
+}
+
+/** `--retries`: 0 to 5 (DESIGN.md's ceiling). */
+export function retriesOption(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > MAX_RETRIES)
+    throw new UsageError(`--retries must be an integer from 0 to ${MAX_RETRIES}, got "${value}"`);
+  return n;
 }

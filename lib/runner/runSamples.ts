@@ -27,6 +27,8 @@ export interface RunDeps {
   random?: () => number;
   /** Stops the run from outside (an interrupt): no new request, in-flight ones aborted. */
   stop?: AbortSignal;
+  /** Retries per sample, at most MAX_RETRIES (the default). */
+  retries?: number;
 }
 
 export interface SamplesOutcome {
@@ -65,6 +67,7 @@ export async function runSamples(
 ): Promise<SamplesOutcome> {
   const sleep = deps.sleep ?? abortableSleep;
   const random = deps.random ?? Math.random;
+  const maxRetries = Math.min(deps.retries ?? MAX_RETRIES, MAX_RETRIES);
   const stopper = new AbortController();
   const onOuterStop = () => stopper.abort();
   deps.stop?.addEventListener("abort", onOuterStop, { once: true });
@@ -89,7 +92,7 @@ export async function runSamples(
         stopper.abort();
         return;
       }
-      if (!isRetryable(r.failure.kind) || retry >= MAX_RETRIES) {
+      if (!isRetryable(r.failure.kind) || retry >= maxRetries) {
         events.failed(s, r.failure);
         return;
       }

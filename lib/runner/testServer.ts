@@ -37,6 +37,8 @@ export interface ChatServer {
   requests: SeenRequest[];
   /** Steps still to play; when empty, `fallback` answers. */
   script: Step[];
+  /** The most requests it held at once. */
+  maxInFlight: number;
   close(): Promise<void>;
 }
 
@@ -70,15 +72,20 @@ function completion(model: string, message: ChatMessage, n: number) {
 export async function startChatServer(
   script: Step[] = [],
   fallback: (r: SeenRequest) => Step = () => ({ message: { content: "Which timezone should I use?" } }),
-  opts: { record?: boolean } = {},
+  opts: { record?: boolean /** Wait this long before each answer. */; delayMs?: number } = {},
 ): Promise<ChatServer> {
   const requests: SeenRequest[] = [];
   const hanging = new Set<ServerResponse>();
   let n = 0;
+  let inFlight = 0;
   const server: Server = createServer((req, res) => {
+    inFlight++;
+    api.maxInFlight = Math.max(api.maxInFlight, inFlight);
+    res.on("close", () => inFlight--);
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
+    req.on("end", () => (opts.delayMs ? setTimeout(answer, opts.delayMs) : answer()));
+    const answer = () => {
       let body: Record<string, unknown> = {};
       try {
         body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
@@ -87,7 +94,7 @@ export async function startChatServer(
       }
       const seen: SeenRequest = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body };
       if (opts.record !== false) requests.push(seen);
-      if (req.method !== "POST" || !req.url?.endsWith("/chat/completions")) {
+      if (req.method !== "POST" || req.url !== "/v1/chat/completions") {
         res.writeHead(404, { "content-type": "application/json" });
         res.end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
         return;
@@ -117,7 +124,7 @@ export async function startChatServer(
         ...step.headers,
       });
       res.end(text);
-    });
+    };
   });
   server.keepAliveTimeout = 30_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -129,6 +136,7 @@ export async function startChatServer(
     port,
     requests,
     script,
+    maxInFlight: 0,
     close: () =>
       new Promise<void>((resolve) => {
         for (const res of hanging) res.destroy();

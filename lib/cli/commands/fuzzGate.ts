@@ -16,6 +16,7 @@ import {
   baseUrlOption,
   nonNegativeNumber,
   positiveSeconds,
+  retriesOption,
   secretsOf,
 } from "../endpointOptions";
 import { ingestTraceFile } from "../ingestFile";
@@ -29,6 +30,7 @@ interface FuzzOptions {
   n: number;
   temperature?: number;
   timeout: number;
+  retries: number;
   concurrency: number;
   run?: string;
   out?: string;
@@ -66,6 +68,12 @@ export function registerFuzzGate(program: Command): void {
     )
     .option("--timeout <s>", "seconds to wait for one whole answer", positiveSeconds("--timeout"), 60)
     .option("--concurrency <k>", "requests in flight at once", positiveInt("--concurrency"), 1)
+    .option(
+      "--retries <n>",
+      "retries per request on 429, 5xx, timeouts, dropped connections (0-5)",
+      retriesOption,
+      5,
+    )
     .option("--run <name>", "the run's name (default: offline-fuzzer/seed-N, or MODEL/fuzz-YYYYMMDD-HHMMSS)")
     .option("--out <file>", "append one record per blob to this file (default: standard output)")
     .option("--ingest", "ingest --out into the dashboard's database at the end, and print its link")
@@ -146,14 +154,22 @@ export async function runFuzzGate(opts: FuzzOptions): Promise<number> {
         sample: k + 1,
         id: sampleId("book_slot", k + 1, width),
       }));
-      const outcome = await runSamples(samples, opts.concurrency, client, () => body, {
-        answer: (a) => handle(a.sample.sample, completionText(a.raw), { raw: a.raw, startedAt: a.startedAt }),
-        retry: () => {},
-        failed: (s, f) => {
-          failed++;
-          say(`assumeprobe: ${s.id}: no blob after retries: ${f.message}`);
+      const outcome = await runSamples(
+        samples,
+        opts.concurrency,
+        client,
+        () => body,
+        {
+          answer: (a) =>
+            handle(a.sample.sample, completionText(a.raw), { raw: a.raw, startedAt: a.startedAt }),
+          retry: () => {},
+          failed: (s, f) => {
+            failed++;
+            say(`assumeprobe: ${s.id}: no blob after retries: ${f.message}`);
+          },
         },
-      });
+        { retries: opts.retries },
+      );
       if (outcome.fatal) stopped = fatalMessage(outcome.fatal, displayUrl(baseURL), model);
     }
   } finally {

@@ -16,6 +16,7 @@ import {
   baseUrlOption,
   nonNegativeNumber,
   positiveSeconds,
+  retriesOption,
   secretsOf,
 } from "../endpointOptions";
 import { ingestTraceFile } from "../ingestFile";
@@ -31,6 +32,7 @@ interface RunOptions {
   maxTokens?: number;
   concurrency: number;
   timeout: number;
+  retries: number;
   run?: string;
   out?: string;
   resume?: boolean;
@@ -56,6 +58,12 @@ export function registerRun(program: Command): void {
     .option("--max-tokens <n>", "max_tokens per answer", positiveInt("--max-tokens"))
     .option("--concurrency <k>", "requests in flight at once (1: serial)", positiveInt("--concurrency"), 1)
     .option("--timeout <s>", "seconds to wait for one whole answer", positiveSeconds("--timeout"), 60)
+    .option(
+      "--retries <n>",
+      "retries per sample on 429, 5xx, timeouts, dropped connections (0-5)",
+      retriesOption,
+      5,
+    )
     .option("--run <name>", "the run's name (default: MODEL/run-YYYYMMDD-HHMMSS)")
     .option("--out <file>", "append records to this file (default: standard output)")
     .option("--resume", "continue the run in --out: ask only the samples it does not hold")
@@ -173,7 +181,7 @@ export async function runProbes(opts: RunOptions): Promise<number> {
           progress.update();
         },
       },
-      { stop: interrupt.signal },
+      { stop: interrupt.signal, retries: opts.retries },
     );
   } finally {
     process.off("SIGINT", onSigint);
