@@ -20,7 +20,9 @@ export type Step =
   /** Headers never come; the socket stays open until the client gives up. */
   | { hang: true }
   /** The connection is cut before any answer. */
-  | { drop: true };
+  | { drop: true }
+  /** Headers and half a body come, then nothing more. */
+  | { stall: true };
 
 export interface SeenRequest {
   method: string;
@@ -84,8 +86,7 @@ export async function startChatServer(
     res.on("close", () => inFlight--);
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => (opts.delayMs ? setTimeout(answer, opts.delayMs) : answer()));
-    const answer = () => {
+    req.on("end", () => {
       let body: Record<string, unknown> = {};
       try {
         body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
@@ -93,7 +94,13 @@ export async function startChatServer(
         // A body that is not JSON stays {}: the step decides the answer.
       }
       const seen: SeenRequest = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body };
+      // Recorded as it arrives, answered after the delay.
       if (opts.record !== false) requests.push(seen);
+      if (opts.delayMs) setTimeout(() => answer(seen), opts.delayMs);
+      else answer(seen);
+    });
+    const answer = (seen: SeenRequest) => {
+      const body = seen.body;
       if (req.method !== "POST" || req.url !== "/v1/chat/completions") {
         res.writeHead(404, { "content-type": "application/json" });
         res.end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
@@ -104,6 +111,13 @@ export async function startChatServer(
       if ("hang" in step) {
         hanging.add(res);
         res.on("close", () => hanging.delete(res));
+        return;
+      }
+      if ("stall" in step) {
+        hanging.add(res);
+        res.on("close", () => hanging.delete(res));
+        res.writeHead(200, { "content-type": "application/json", "content-length": "1000" });
+        res.write('{"object": "chat.completion", "choices": [');
         return;
       }
       if ("drop" in step) {

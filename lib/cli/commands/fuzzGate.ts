@@ -3,7 +3,15 @@ import { isObject } from "../../isObject";
 import { builtinProbes } from "../../probe/builtin";
 import { createChatClient } from "../../runner/chatClient";
 import { FUZZ_NAMES, FUZZ_PROMPT, generateBlobs } from "../../runner/fuzzBlobs";
-import { countOutcome, emptyCounts, type FuzzCounts, fuzzBlob, fuzzRecord } from "../../runner/fuzzGate";
+import {
+  countOutcome,
+  emptyCounts,
+  type FuzzCounts,
+  fuzzBlob,
+  fuzzRecord,
+  type GateFactory,
+  realGate,
+} from "../../runner/fuzzGate";
 import { defaultRunName, runUrl, sampleId, sampleWidth } from "../../runner/record";
 import type { ChatRequest } from "../../runner/request";
 import { readResumeFile } from "../../runner/resume";
@@ -22,7 +30,7 @@ import {
 import { ingestTraceFile } from "../ingestFile";
 import { positiveInt, UsageError } from "../usage";
 
-interface FuzzOptions {
+export interface FuzzOptions {
   baseUrl?: string;
   model?: string;
   offline?: boolean;
@@ -95,7 +103,8 @@ export function completionText(raw: unknown): string {
   return "";
 }
 
-export async function runFuzzGate(opts: FuzzOptions): Promise<number> {
+/** `gate` is the real one; a test hands in a broken double to see the leak caught and exit 1. */
+export async function runFuzzGate(opts: FuzzOptions, gate: GateFactory = realGate): Promise<number> {
   const online = opts.baseUrl !== undefined || opts.model !== undefined;
   if (opts.offline && online)
     throw new UsageError("use either --offline or --base-url and --model, not both");
@@ -129,7 +138,7 @@ export async function runFuzzGate(opts: FuzzOptions): Promise<number> {
   let stopped: string | undefined;
 
   const handle = (i: number, blob: string, extra: { kind?: string; raw?: unknown; startedAt?: Date }) => {
-    const outcome = fuzzBlob(blob, requires, FUZZ_NAMES);
+    const outcome = fuzzBlob(blob, requires, FUZZ_NAMES, gate);
     countOutcome(counts, outcome);
     const id = sampleId("book_slot", i, width);
     if (outcome.leaks.length > 0)
@@ -204,5 +213,5 @@ export async function runFuzzGate(opts: FuzzOptions): Promise<number> {
     (out ? process.stdout : process.stderr).write(`${lines.join("\n")}\n`);
   }
   if (stopped) return 2;
-  return counts.leaks > 0 || counts.crashed > 0 || failed > 0 || (ingest?.rejected ?? 0) > 0 ? 1 : 0;
+  return counts.leaks > 0 || counts.crashed > 0 || failed > 0 ? 1 : 0;
 }
