@@ -14,7 +14,9 @@ test.beforeAll(() => {
 test("the probe list reads the database: built-in, added and When2Call probes", async ({ page }) => {
   const list = new ProbeListPage(page);
   await list.goto();
-  await expect(list.builtin).toContainText("schedule_window");
+  await expect(list.builtin.getByTestId("probe-row")).toHaveCount(4);
+  for (const id of ["schedule_window", "book_slot", "deploy_service", "open_incident"])
+    await expect(list.builtin).toContainText(id);
   await expect(list.when2call.getByTestId("probe-row")).toHaveCount(300);
   await expect(page.getByTestId("probe-list-added")).toContainText("e2e_versioned");
   await list.builtin.getByRole("link", { name: "schedule_window" }).click();

@@ -1,5 +1,6 @@
 import cliProgress from "cli-progress";
 import type { IngestSummary } from "../ingest/pipeline";
+import { LABEL_ORDER } from "../labelOrder";
 import type { RunTally } from "../runner/tally";
 
 const fmt = (n: number) => n.toLocaleString("en-US");
@@ -77,7 +78,7 @@ export function runSummaryLines(s: RunSummaryText): string[] {
   ];
   for (const [probe, fields] of Object.entries(t.labels)) {
     for (const [field, counts] of Object.entries(fields)) {
-      const sorted = Object.entries(counts).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+      const sorted = LABEL_ORDER.filter((l) => counts[l]).map((l): [string, number] => [l, counts[l]]);
       lines.push(`  ${probe} ${field}: ${labelLine(sorted)}`);
     }
   }

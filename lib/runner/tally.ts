@@ -1,4 +1,5 @@
 import { interpretRecord, type ProbeLookup } from "../ingest/traceRecord";
+import { LABEL_ORDER } from "../labelOrder";
 import { bareLabelField, compileProbe } from "../probe/compile";
 import { scoreTrace } from "../probe/score";
 import type { RunRecord } from "./record";
@@ -67,13 +68,13 @@ export class RunTally {
     this.failed.push(f);
   }
 
-  /** The shown field's labels summed over probes, most frequent first. */
+  /** The shown field's labels summed over probes, in the dashboard's order (INJECT first). */
   shownLabels(): [string, number][] {
     const field = this.shownField;
     if (field === null) return [];
     const sum: Record<string, number> = {};
     for (const perProbe of Object.values(this.labels))
       for (const [label, n] of Object.entries(perProbe[field] ?? {})) sum[label] = (sum[label] ?? 0) + n;
-    return Object.entries(sum).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+    return LABEL_ORDER.filter((l) => sum[l]).map((l) => [l, sum[l]]);
   }
 }
