@@ -106,6 +106,8 @@ describe("fuzz-gate --offline", SLOW, () => {
     expect([none.code, none.stderr]).toEqual([2, expect.stringContaining("or --offline")]);
     const both = await runCli(["fuzz-gate", "--offline", "--model", "m"], env);
     expect([both.code, both.stderr]).toEqual([2, expect.stringContaining("not both")]);
+    const dir = await runCli(["fuzz-gate", "--offline", "--out", box.dir], env);
+    expect([dir.code, dir.stderr]).toEqual([2, expect.stringContaining("cannot read it (is a directory)")]);
   });
 });
 

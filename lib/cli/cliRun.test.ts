@@ -364,6 +364,27 @@ describe("what stops a run at once, with what to fix (exit 2, no record)", SLOW,
     const resume = await runCli(["run", "--model", "m", "--resume"], { ASSUMEPROBE_DB: box.dbPath });
     expect(resume.stderr).toContain("--resume needs --out FILE");
   });
+
+  it("--out: a directory is refused, a missing folder is made", async () => {
+    for (const extra of [[], ["--resume"]]) {
+      const dir = await runCli(
+        ["run", "--base-url", server.baseURL, "--model", "m", "--out", box.dir, ...extra],
+        {
+          ASSUMEPROBE_DB: box.dbPath,
+        },
+      );
+      expect([dir.code, dir.stderr.trim()]).toEqual([
+        2,
+        `assumeprobe: --out ${box.dir}: cannot read it (is a directory)`,
+      ]);
+    }
+    const nested = `${box.dir}/runs/nightly/out.jsonl`;
+    const made = await runCli(["run", "--base-url", server.baseURL, "--model", "m", "--out", nested], {
+      ASSUMEPROBE_DB: box.dbPath,
+    });
+    expect(made.code, made.stderr).toBe(0);
+    expect(readFileSync(nested, "utf8").split("\n").filter(Boolean)).toHaveLength(1);
+  });
 });
 
 describe("samples that fail after their retries", SLOW, () => {

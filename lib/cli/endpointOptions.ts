@@ -1,5 +1,7 @@
+import { type ResumeState, readResumeFile } from "../runner/resume";
 import { MAX_RETRIES } from "../runner/retry";
 import { displayUrl } from "../runner/scrub";
+import { openTraceSink, type TraceSink } from "../runner/traceSink";
 import { UsageError } from "./usage";
 
 /** Sent when OPENAI_API_KEY is unset: local servers (llama.cpp, vLLM, Ollama) need no key. */
@@ -62,4 +64,38 @@ export function retriesOption(value: string): number {
   if (!Number.isInteger(n) || n < 0 || n > MAX_RETRIES)
     throw new UsageError(`--retries must be an integer from 0 to ${MAX_RETRIES}, got "${value}"`);
   return n;
+}
+
+/** Opens --out, or says what is wrong with it (a directory, no permission) as a usage error. */
+export function openOutSink(
+  out: string | null,
+  secrets: readonly string[],
+  newlineFirst: boolean,
+): TraceSink {
+  try {
+    return openTraceSink(out, secrets, { newlineFirst });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why =
+      code === "EISDIR"
+        ? "is a directory"
+        : code === "EACCES"
+          ? "permission denied"
+          : code === "ENOTDIR"
+            ? "a parent is not a directory"
+            : (e as Error).message;
+    throw new UsageError(`--out ${out}: cannot append to it (${why})`);
+  }
+}
+
+/** What --out already holds (for --resume and to refuse a second copy of a run), or a usage error. */
+export async function readOut(out: string): Promise<ResumeState> {
+  try {
+    return await readResumeFile(out);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why =
+      code === "EISDIR" ? "is a directory" : code === "EACCES" ? "permission denied" : (e as Error).message;
+    throw new UsageError(`--out ${out}: cannot read it (${why})`);
+  }
 }

@@ -1,4 +1,5 @@
-import { closeSync, openSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { dirname } from "node:path";
 import { scrubValue } from "./scrub";
 
 /**
@@ -20,7 +21,8 @@ function writeAll(fd: number, data: Buffer): void {
 /**
  * A sink that scrubs the secrets out of every record before it is written: a server may echo the
  * request's headers in its answer, and the key must never be stored. `newlineFirst` completes a
- * cut-off last line before the first record.
+ * cut-off last line before the first record. Throws the file system's error when the file cannot be
+ * opened for appending (the callers word it).
  */
 export function openTraceSink(
   path: string | null,
@@ -36,6 +38,8 @@ export function openTraceSink(
       close: () => {},
     };
   }
+  // A nightly job's runs/ folder need not exist yet.
+  mkdirSync(dirname(path), { recursive: true });
   const fd = openSync(path, "a");
   if (opts.newlineFirst) writeAll(fd, Buffer.from("\n"));
   return {

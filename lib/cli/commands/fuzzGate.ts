@@ -14,16 +14,16 @@ import {
 } from "../../runner/fuzzGate";
 import { defaultRunName, runUrl, sampleId, sampleWidth } from "../../runner/record";
 import type { ChatRequest } from "../../runner/request";
-import { readResumeFile } from "../../runner/resume";
 import { fatalMessage } from "../../runner/retry";
 import { runSamples } from "../../runner/runSamples";
 import { displayUrl, scrubText } from "../../runner/scrub";
-import { openTraceSink } from "../../runner/traceSink";
 import {
   apiKeyFromEnv,
   baseUrlOption,
   nonNegativeNumber,
+  openOutSink,
   positiveSeconds,
+  readOut,
   retriesOption,
   secretsOf,
 } from "../endpointOptions";
@@ -125,12 +125,12 @@ export async function runFuzzGate(opts: FuzzOptions, gate: GateFactory = realGat
   const apiKey = opts.offline ? "" : apiKeyFromEnv();
   const secrets = opts.offline ? [] : secretsOf(apiKey);
   const say = (line: string) => process.stderr.write(`${scrubText(line, secrets)}\n`);
-  const state = out ? await readResumeFile(out) : null;
+  const state = out ? await readOut(out) : null;
   if (state?.runs.has(run))
     say(
       `assumeprobe: ${out} already holds run "${run}"; its records are written again (ingest counts them once)`,
     );
-  const sink = openTraceSink(out, secrets, { newlineFirst: state?.needsNewline === true });
+  const sink = openOutSink(out, secrets, state?.needsNewline === true);
   const counts: FuzzCounts = emptyCounts();
   const width = sampleWidth(opts.n);
   const leaked: string[] = [];

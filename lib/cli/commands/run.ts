@@ -4,18 +4,19 @@ import type { Probe } from "../../probe/schema";
 import { createChatClient } from "../../runner/chatClient";
 import { answerRecord, defaultRunName, runUrl, sampleWidth } from "../../runner/record";
 import { buildChatRequest, recordParams } from "../../runner/request";
-import { chooseRun, pendingSamples, readResumeFile } from "../../runner/resume";
+import { chooseRun, pendingSamples } from "../../runner/resume";
 import { fatalMessage } from "../../runner/retry";
 import { runSamples } from "../../runner/runSamples";
 import { displayUrl, scrubText } from "../../runner/scrub";
 import { RunTally } from "../../runner/tally";
-import { openTraceSink } from "../../runner/traceSink";
 import { cliProbeLookup } from "../db";
 import {
   apiKeyFromEnv,
   baseUrlOption,
   nonNegativeNumber,
+  openOutSink,
   positiveSeconds,
+  readOut,
   retriesOption,
   secretsOf,
 } from "../endpointOptions";
@@ -104,7 +105,7 @@ export async function runProbes(opts: RunOptions): Promise<number> {
   const say = (line: string) => process.stderr.write(`${scrubText(line, secrets)}\n`);
 
   // The run and what it already holds.
-  const state = out ? await readResumeFile(out) : null;
+  const state = out ? await readOut(out) : null;
   let run = opts.run ?? null;
   let done = new Set<string>();
   if (state && opts.resume) {
@@ -134,7 +135,7 @@ export async function runProbes(opts: RunOptions): Promise<number> {
   const tally = new RunTally((id) => byId.get(id) ?? cliProbeLookup()(id), [...byId.keys()]);
   tally.skipped = skipped;
 
-  const sink = openTraceSink(out, secrets, { newlineFirst: state?.needsNewline === true });
+  const sink = openOutSink(out, secrets, state?.needsNewline === true);
   const progress = createRunProgress(
     opts.progress && !opts.json && process.stderr.isTTY === true,
     pending.length,
