@@ -3,7 +3,7 @@ import type { IngestSummary } from "../../ingest/pipeline";
 import type { Probe } from "../../probe/schema";
 import { createChatClient } from "../../runner/chatClient";
 import { answerRecord, defaultRunName, runUrl, sampleWidth } from "../../runner/record";
-import { buildChatRequest, recordParams } from "../../runner/request";
+import { buildChatRequest, type ChatRequest, recordParams } from "../../runner/request";
 import { chooseRun, pendingSamples } from "../../runner/resume";
 import { fatalMessage } from "../../runner/retry";
 import { runSamples } from "../../runner/runSamples";
@@ -130,9 +130,9 @@ export async function runProbes(opts: RunOptions): Promise<number> {
   );
   const byId = new Map(probes.map((p) => [p.id, p]));
   const params = { model, temperature: opts.temperature, maxTokens: opts.maxTokens };
-  const bodies = new Map(probes.map((p) => [p.id, buildChatRequest(p, params)]));
+  const bodies = new Map<string, ChatRequest>(probes.map((p) => [p.id, buildChatRequest(p, params)]));
   const paramsOut = recordParams(params);
-  const tally = new RunTally((id) => byId.get(id) ?? cliProbeLookup()(id), [...byId.keys()]);
+  const tally = new RunTally((id) => byId.get(id), [...byId.keys()]);
   tally.skipped = skipped;
 
   const sink = openOutSink(out, secrets, state?.needsNewline === true);
@@ -153,7 +153,7 @@ export async function runProbes(opts: RunOptions): Promise<number> {
       pending,
       opts.concurrency,
       client,
-      (s) => bodies.get(s.probe) as never,
+      (s) => bodies.get(s.probe) as ChatRequest,
       {
         request: () => {
           tally.requests++;
