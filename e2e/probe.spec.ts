@@ -16,7 +16,9 @@ test("the probe list reads the database: built-in, added and When2Call probes, i
 }) => {
   const list = new ProbeListPage(page);
   await list.goto();
-  await expect(list.builtin).toContainText("schedule_window");
+  await expect(list.builtin.getByTestId("probe-row")).toHaveCount(4);
+  for (const id of ["schedule_window", "book_slot", "deploy_service", "open_incident"])
+    await expect(list.builtin).toContainText(id);
   await expect(list.group("file:versioned-probe.v1.json")).toContainText("e2e_versioned");
   // 300 When2Call probes are one collapsed group with its count, paged 50 at a time.
   await expect(list.when2call.getByTestId("group-count")).toContainText("300 probes");

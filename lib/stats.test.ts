@@ -41,3 +41,14 @@ describe("twoProportionZ", () => {
     expect(twoProportionZ(0, 0, 1, 3)).toBeUndefined();
   });
 });
+
+describe("rateChange (the compare page's test, shared with assumeprobe check)", () => {
+  it("is beyond noise past |z| = 1.96, with the signed change", async () => {
+    const { rateChange } = await import("./stats");
+    expect(rateChange(40, 100, 54, 100)).toMatchObject({ beyondNoise: true });
+    expect(rateChange(40, 100, 54, 100).delta).toBeCloseTo(0.14, 10);
+    expect(rateChange(40, 100, 50, 100).beyondNoise).toBe(false);
+    expect(rateChange(54, 100, 40, 100)).toMatchObject({ beyondNoise: true });
+    expect(rateChange(0, 0, 3, 3)).toEqual({ delta: 1, z: undefined, beyondNoise: false });
+  });
+});

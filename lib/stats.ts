@@ -38,3 +38,21 @@ export function twoProportionZ(k1: number, n1: number, k2: number, n2: number): 
   if (se === 0) return 0;
   return (k2 / n2 - k1 / n1) / se;
 }
+
+/** Labels whose rise is a regression (the compare page colours their rise red; `check` fails on it). */
+export const WORSE_WHEN_RISING: readonly string[] = ["INJECT", "DRIFT", "ERROR"];
+
+export interface RateChange {
+  /** after − before, as a fraction. */
+  delta: number;
+  z: number | undefined;
+  /** |z| > 1.96: a move unlikely to be sampling noise at the 95% level. */
+  beyondNoise: boolean;
+}
+
+/** The compare page's test for k1/n1 → k2/n2, shared with `assumeprobe check --against`. */
+export function rateChange(k1: number, n1: number, k2: number, n2: number): RateChange {
+  const delta = (n2 ? k2 / n2 : 0) - (n1 ? k1 / n1 : 0);
+  const z = twoProportionZ(k1, n1, k2, n2);
+  return { delta, z, beyondNoise: z !== undefined && Math.abs(z) > 1.96 };
+}

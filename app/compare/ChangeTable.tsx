@@ -2,7 +2,7 @@ import { LabelChip } from "@/app/_components/LabelChip";
 import { RateCell } from "@/app/_components/RateCell";
 import type { FieldCounts } from "@/db/queries/runs";
 import { LABEL_ORDER } from "@/lib/labelOrder";
-import { twoProportionZ, wilson } from "@/lib/stats";
+import { rateChange, WORSE_WHEN_RISING, wilson } from "@/lib/stats";
 import { formatDelta } from "./delta";
 
 /** How each label's rate moved for one field, with both intervals and whether it is likely real. */
@@ -32,11 +32,9 @@ export function ChangeTable({
           const ak = a?.labels[l] ?? 0;
           const bk = b?.labels[l] ?? 0;
           if (ak === 0 && bk === 0) return null;
-          const delta = (bn ? bk / bn : 0) - (an ? ak / an : 0);
-          const z = twoProportionZ(ak, an, bk, bn);
-          const real = z !== undefined && Math.abs(z) > 1.96;
+          const { delta, beyondNoise: real } = rateChange(ak, an, bk, bn);
           const shown = formatDelta(delta);
-          const worse = (l === "INJECT" || l === "DRIFT" || l === "ERROR") === delta > 0;
+          const worse = WORSE_WHEN_RISING.includes(l) === delta > 0;
           const verdict = !real
             ? "within sampling noise"
             : worse

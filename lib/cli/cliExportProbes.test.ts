@@ -132,7 +132,13 @@ describe("probes", SLOW, () => {
       tool: "call",
       fields: ["timezone"],
     });
-    expect(listed[0]).toMatchObject({ id: "schedule_window", builtin: true });
+    // Built-in probes first (by id), then added ones.
+    expect(listed.slice(0, 4).map((p) => [p.id, p.builtin])).toEqual([
+      ["book_slot", true],
+      ["deploy_service", true],
+      ["open_incident", true],
+      ["schedule_window", true],
+    ]);
     // score uses the stored probe's current version.
     expect(JSON.parse(scored.stdout).fields.timezone).toEqual({
       label: "INJECT",
@@ -150,7 +156,10 @@ describe("probes", SLOW, () => {
       box.run(["probes", "list", "--json"]),
     ]);
     expect(JSON.parse(show.stdout).bait).toEqual(["UTC", "PST"]);
-    expect(list.lines.map((l) => JSON.parse(l))[0]).toMatchObject({ id: "schedule_window", version: 2 });
+    expect(list.lines.map((l) => JSON.parse(l)).find((p) => p.id === "schedule_window")).toMatchObject({
+      builtin: true,
+      version: 2,
+    });
   });
 
   it("exits 2 with a message naming what is wrong in an invalid probe file", async () => {

@@ -1,7 +1,10 @@
 import { Command, CommanderError } from "commander";
+import { registerCheck } from "./commands/check";
 import { registerExport } from "./commands/export";
+import { registerFuzzGate } from "./commands/fuzzGate";
 import { registerIngest } from "./commands/ingest";
 import { registerProbes } from "./commands/probes";
+import { registerRun } from "./commands/run";
 import { registerScore } from "./commands/score";
 import { registerSetup } from "./commands/setup";
 import { UsageError } from "./usage";
@@ -20,6 +23,9 @@ export function buildProgram(): Command {
   registerExport(program);
   registerProbes(program);
   registerSetup(program);
+  registerRun(program);
+  registerFuzzGate(program);
+  registerCheck(program);
   return program;
 }
 

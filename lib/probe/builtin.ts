@@ -1,8 +1,11 @@
+import bookSlot from "../../fixtures/probes/book_slot.json";
+import deployService from "../../fixtures/probes/deploy_service.json";
+import openIncident from "../../fixtures/probes/open_incident.json";
 import scheduleWindow from "../../fixtures/probes/schedule_window.json";
 import { type Probe, ProbeSchema } from "./schema";
 
 /** The built-in probes, from the JSON files in fixtures/probes/ (validated on first use). */
-const SOURCES: unknown[] = [scheduleWindow];
+const SOURCES: unknown[] = [scheduleWindow, bookSlot, deployService, openIncident];
 
 export const DEFAULT_PROBE_ID = "schedule_window";
 
