@@ -10,7 +10,7 @@ import { COUNT_SAMPLE, listTraces } from "@/db/queries/traceList";
 import { ANY_FIELD } from "@/lib/ingest/tags";
 import { LABEL_ORDER, primaryField } from "@/lib/labelOrder";
 import { INJECT_REASONS } from "@/lib/probe/score";
-import { FLAG_OPTIONS, filterToParams, GATE_VERDICTS, parseTraceFilter } from "@/lib/traceFilter";
+import { FLAG_OPTIONS, filterField, filterToParams, GATE_VERDICTS, parseTraceFilter } from "@/lib/traceFilter";
 import { FilterBar, type FilterSelect } from "./FilterBar";
 import { RunKeys } from "./RunKeys";
 import { traceRowView } from "./rowView";
@@ -34,11 +34,7 @@ export default async function RunPage({ params, searchParams }: Props) {
   if (!run) notFound();
   const filter = parseTraceFilter(await searchParams);
   const fieldNames = run.fields.map((f) => f.field);
-  const defaultField = fieldNames.length <= 3 ? (primaryField(run.fields) ?? ANY_FIELD) : ANY_FIELD;
-  const field =
-    filter.field && (filter.field === ANY_FIELD || fieldNames.includes(filter.field))
-      ? filter.field
-      : defaultField;
+  const field = filterField(filter, fieldNames, primaryField(run.fields));
   const page = listTraces(db, run.id, filter, field);
   const base = `/runs/${encodeURIComponent(run.name)}`;
   const filterParams = filterToParams({ ...filter, field });
@@ -86,8 +82,11 @@ export default async function RunPage({ params, searchParams }: Props) {
       value: filter.human ?? "",
       any: "any",
       options: [
-        { value: "disagree", label: "disagrees with ours" },
+        { value: "differs", label: "differs from ours" },
         { value: "agree", label: "agrees with ours" },
+        { value: "reviewed", label: "any (labelled)" },
+        { value: "unreviewed", label: "none" },
+        ...LABEL_ORDER.map((l) => ({ value: l, label: `= ${l}` })),
       ],
     },
     {
