@@ -4,6 +4,7 @@ import { registerIngest } from "./commands/ingest";
 import { registerProbes } from "./commands/probes";
 import { registerScore } from "./commands/score";
 import { registerSetup } from "./commands/setup";
+import { OutputClosed, watchOutput } from "./output";
 import { UsageError } from "./usage";
 
 /** Builds the `assumeprobe` program; each command registers itself from its own file. */
@@ -23,8 +24,13 @@ export function buildProgram(): Command {
   return program;
 }
 
-/** Runs the CLI. Usage errors exit 2; commands set `process.exitCode` themselves. */
+/**
+ * Runs the CLI. Usage errors exit 2; commands set `process.exitCode` themselves. A closed output
+ * (`... | head`) ends any command quietly with the exit code it had so far.
+ */
 export async function main(argv: string[]): Promise<void> {
+  watchOutput(process.stdout);
+  watchOutput(process.stderr);
   try {
     await buildProgram().parseAsync(argv);
   } catch (e) {
@@ -32,6 +38,7 @@ export async function main(argv: string[]): Promise<void> {
       process.exitCode = e.exitCode === 0 ? 0 : 2;
       return;
     }
+    if (e instanceof OutputClosed) return;
     if (e instanceof UsageError) {
       process.stderr.write(`assumeprobe: ${e.message}\n`);
       process.exitCode = 2;

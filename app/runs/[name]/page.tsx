@@ -10,7 +10,13 @@ import { COUNT_SAMPLE, listTraces } from "@/db/queries/traceList";
 import { ANY_FIELD } from "@/lib/ingest/tags";
 import { LABEL_ORDER, primaryField } from "@/lib/labelOrder";
 import { INJECT_REASONS } from "@/lib/probe/score";
-import { FLAG_OPTIONS, filterField, filterToParams, GATE_VERDICTS, parseTraceFilter } from "@/lib/traceFilter";
+import {
+  FLAG_OPTIONS,
+  filterField,
+  filterToParams,
+  GATE_VERDICTS,
+  parseTraceFilter,
+} from "@/lib/traceFilter";
 import { FilterBar, type FilterSelect } from "./FilterBar";
 import { RunKeys } from "./RunKeys";
 import { traceRowView } from "./rowView";
