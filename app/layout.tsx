@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { SessionBadge } from "./_components/SessionBadge";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -29,6 +30,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
                 </Link>
               ))}
             </nav>
+            <SessionBadge />
           </div>
         </header>
         <main className="mx-auto max-w-screen-2xl px-6 py-6">{children}</main>

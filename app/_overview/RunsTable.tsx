@@ -3,6 +3,7 @@ import { LabelChip } from "@/app/_components/LabelChip";
 import { RateCell } from "@/app/_components/RateCell";
 import type { FieldCounts, RunSummary } from "@/db/queries/runs";
 import { LABEL_ORDER } from "@/lib/labelOrder";
+import { runHref } from "@/lib/runPath";
 import { wilson } from "@/lib/stats";
 import { DeleteRunButton } from "./DeleteRunButton";
 
@@ -64,7 +65,7 @@ export function RunsTable({ runs }: { runs: RunSummary[] }) {
         {runs.map((run) => {
           const fields = shownFields(run);
           const span = Math.max(fields.length, 1);
-          const href = `/runs/${encodeURIComponent(run.name)}`;
+          const href = runHref(run.name);
           const flags = topFlags(run);
           return (
             <tbody

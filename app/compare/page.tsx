@@ -5,6 +5,7 @@ import { LabelChip } from "@/app/_components/LabelChip";
 import { getDb } from "@/db/client";
 import { changedTraces, labelTransitions } from "@/db/queries/compare";
 import { getRunSummary } from "@/db/queries/runs";
+import { runHref } from "@/lib/runPath";
 import { ChangeTable } from "./ChangeTable";
 import { TransitionMatrix } from "./TransitionMatrix";
 
@@ -36,7 +37,7 @@ export default async function ComparePage({ searchParams }: Props) {
       : [];
   const changed = changedTraces(db, a.id, b.id, 50);
   const transitions = changed.pairs > 0 ? labelTransitions(db, a.id, b.id) : {};
-  const runLink = (name: string) => `/runs/${encodeURIComponent(name)}`;
+  const runLink = (name: string) => runHref(name);
 
   return (
     <div className="space-y-4">

@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useRef, useState } from "react";
 import type { IngestSummary } from "@/lib/ingest/pipeline";
+import { runHref } from "@/lib/runPath";
 
 type State =
   | { kind: "idle" }
@@ -224,7 +225,7 @@ function Status({ state }: { state: State }) {
           {s.runs.map((r) => (
             <li key={r.name}>
               <Link
-                href={`/runs/${encodeURIComponent(r.name)}`}
+                href={runHref(r.name)}
                 className="font-mono text-indigo-700 underline"
                 data-testid="summary-run"
               >

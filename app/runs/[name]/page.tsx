@@ -10,6 +10,7 @@ import { COUNT_SAMPLE, listTraces } from "@/db/queries/traceList";
 import { ANY_FIELD } from "@/lib/ingest/tags";
 import { LABEL_ORDER, primaryField } from "@/lib/labelOrder";
 import { INJECT_REASONS } from "@/lib/probe/score";
+import { decodeSegment, hasRunPath, runExportHref, runHref } from "@/lib/runPath";
 import {
   FLAG_OPTIONS,
   filterField,
@@ -28,13 +29,15 @@ type Props = {
 };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  return { title: decodeURIComponent((await params).name) };
+  return { title: decodeSegment((await params).name) ?? "Not found" };
 }
 
 const opts = (values: readonly string[]) => values.map((v) => ({ value: v, label: v.replaceAll("_", " ") }));
 
 export default async function RunPage({ params, searchParams }: Props) {
-  const name = decodeURIComponent((await params).name);
+  // Pages get the path segment as sent (route handlers get it decoded): decode it once here.
+  const name = decodeSegment((await params).name);
+  if (name === null) notFound();
   const db = getDb();
   const run = getRunSummary(db, name);
   if (!run) notFound();
@@ -42,15 +45,15 @@ export default async function RunPage({ params, searchParams }: Props) {
   const fieldNames = run.fields.map((f) => f.field);
   const field = filterField(filter, fieldNames, primaryField(run.fields));
   const page = listTraces(db, run.id, filter, field);
-  const base = `/runs/${encodeURIComponent(run.name)}`;
+  const base = runHref(run.name);
   const filterParams = filterToParams({ ...filter, field });
   const query = filterParams.toString();
   const pageHref = (k: "after" | "before", id: number) => {
     const p = filterToParams({ ...filter, field });
     p.set(k, String(id));
-    return `${base}?${p}`;
+    return runHref(run.name, p);
   };
-  const hrefFor = (f: string, label: string) => `${base}?${new URLSearchParams({ field: f, label })}`;
+  const hrefFor = (f: string, label: string) => runHref(run.name, new URLSearchParams({ field: f, label }));
   const errors = run.rejectedCount > 0 ? listRunErrors(db, run.id, 100) : [];
 
   const selects: FilterSelect[] = [
@@ -148,7 +151,9 @@ export default async function RunPage({ params, searchParams }: Props) {
         <div className="flex items-center gap-2">
           <RunKeys />
           <a
-            href={`${base}/export`}
+            href={runExportHref(run.name, filterParams)}
+            title="Every trace of this filter, as assumeprobe export prints it"
+            data-testid="export-link"
             className="rounded border border-slate-300 bg-white px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-50"
           >
             Export JSONL
@@ -160,7 +165,13 @@ export default async function RunPage({ params, searchParams }: Props) {
         <FieldRatesTable fields={run.fields} hrefFor={hrefFor} max={fieldNames.length > 6 ? 3 : 6} />
       </Card>
 
-      <FilterBar action={base} selects={selects} q={filter.q ?? ""} clearHref={base} />
+      <FilterBar
+        action={hasRunPath(run.name) ? base : "/runs"}
+        hidden={hasRunPath(run.name) ? {} : { name: run.name }}
+        selects={selects}
+        q={filter.q ?? ""}
+        clearHref={base}
+      />
 
       <div className="flex items-baseline justify-between">
         <p

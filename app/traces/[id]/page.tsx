@@ -18,6 +18,7 @@ import type { Fact } from "@/lib/gate/facts";
 import { askTermHits, markArguments } from "@/lib/probe/argumentMarks";
 import { bareLabelField, compileProbe } from "@/lib/probe/compile";
 import { readArguments } from "@/lib/probe/score";
+import { runHref } from "@/lib/runPath";
 import { filterToParams, parseTraceFilter, type TraceFilter } from "@/lib/traceFilter";
 import { FieldLabels, GateCard, Meta, ResponseText, SideEffect, ToolCall } from "./sections";
 
@@ -71,7 +72,7 @@ export default async function TracePage({ params, searchParams }: Props) {
   const nb = neighbours(db, t.run.id, t.id, filter, field);
   const prevHref = nb.prev !== null ? `/traces/${nb.prev}${qs}` : null;
   const nextHref = nb.next !== null ? `/traces/${nb.next}${qs}` : null;
-  const runHref = `/runs/${encodeURIComponent(t.run.name)}${qs}`;
+  const runLink = runHref(t.run.name, query);
   const activeFilter = FILTER_WORDS.filter(([k]) => filter[k] !== undefined && filter[k] !== "");
 
   const probe = t.probe ? compileProbe(t.probe) : null;
@@ -103,7 +104,7 @@ export default async function TracePage({ params, searchParams }: Props) {
         </Link>
         <span aria-hidden="true"> › </span>
         <Link
-          href={runHref}
+          href={runLink}
           className="font-mono [overflow-wrap:anywhere] text-indigo-700 hover:underline"
           data-testid="run-link"
         >
@@ -173,7 +174,7 @@ export default async function TracePage({ params, searchParams }: Props) {
               </span>
             )}
             <Link
-              href={runHref}
+              href={runLink}
               className="rounded border border-slate-300 bg-white px-2 py-1 hover:bg-slate-50"
               data-testid="back-link"
             >
@@ -181,7 +182,7 @@ export default async function TracePage({ params, searchParams }: Props) {
             </Link>
           </div>
           <div className="flex items-center gap-2">
-            <TraceKeys prevHref={prevHref} nextHref={nextHref} backHref={runHref} />
+            <TraceKeys prevHref={prevHref} nextHref={nextHref} backHref={runLink} />
           </div>
           <p className="text-xs text-slate-500" data-testid="filter-summary">
             {activeFilter.length > 0 ? (
@@ -278,7 +279,7 @@ export default async function TracePage({ params, searchParams }: Props) {
           items={[
             [
               "Run",
-              <Link key="run" href={runHref} className="font-mono text-indigo-700 hover:underline">
+              <Link key="run" href={runLink} className="font-mono text-indigo-700 hover:underline">
                 {t.run.name}
               </Link>,
             ],
