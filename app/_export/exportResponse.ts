@@ -11,13 +11,14 @@ const text = (status: number, message: string) =>
  * filter (paging parameters are ignored), streamed in slices that leave room for other requests.
  */
 export function exportResponse(name: string | null, params: URLSearchParams): Response {
-  if (name === null) return text(400, "the run name is not valid percent-encoded UTF-8");
+  if (name === null) return text(400, "bad request: the run name is not valid percent-encoded UTF-8");
   const checked = checkTraceFilter(params);
-  if (!checked.ok) return text(400, `bad filter: ${checked.error}`);
+  if (!checked.ok) return text(400, `bad request: ${checked.error}`);
   const filter = { ...checked.filter, after: undefined, before: undefined };
   const db = getDb();
   const found = exportScope(db, name, filter);
-  if (!found.ok) return text(found.status, found.error);
+  if (!found.ok)
+    return text(found.status, found.status === 400 ? `bad request: ${found.error}` : found.error);
   const file = `${name.replace(/[^A-Za-z0-9._-]+/g, "_")}${hasFilter(filter) ? "-filtered" : ""}.jsonl`;
   return new Response(slicedJsonl(exportBatches(db, found.scope)), {
     headers: {

@@ -1,5 +1,7 @@
 import { subscribe } from "node:diagnostics_channel";
 import type { Server } from "node:http";
+import { Server as NetServer } from "node:net";
+import { isLoopbackAddress } from "./hosts";
 
 /**
  * The address the HTTP server listens on, read from the listening socket itself: Node publishes
@@ -20,9 +22,26 @@ const addressOf = (server: Server): string | undefined => {
   return typeof a === "string" ? "localhost" : (a?.address ?? undefined);
 };
 
+/**
+ * The servers already listening when instrumentation runs (Next.js listens first, then loads it):
+ * requests that arrived during start-up were published before the subscription, so the first
+ * answer must not wait for the next one. `_getActiveHandles` is Node's own (long-standing, if
+ * undocumented) list; where it is missing, the first request of a new connection decides.
+ */
+function listeningNow(): string | undefined {
+  const handles = (process as unknown as { _getActiveHandles?: () => unknown[] })._getActiveHandles?.() ?? [];
+  const addresses = handles
+    .filter((h): h is Server => h instanceof NetServer && h.listening)
+    .map(addressOf)
+    .filter((a): a is string => a !== undefined);
+  // Any address beyond loopback decides; else the first (all loopback).
+  return addresses.find((a) => !isLoopbackAddress(a)) ?? addresses[0];
+}
+
 export function watchBoundAddress(): void {
   if (holder[WATCHING]) return;
   holder[WATCHING] = true;
+  holder[KEY] ??= listeningNow();
   subscribe("http.server.request.start", (message) => {
     holder[KEY] = addressOf((message as { server: Server }).server);
   });
