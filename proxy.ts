@@ -105,10 +105,12 @@ function authenticate(req: NextRequest, url: URL, token: string): NextResponse |
   if (!cookie && req.headers.get("sec-fetch-site") === "cross-site") return sameSiteHop(url);
   const next = new URL(url);
   next.searchParams.delete("token");
-  const login = new URLSearchParams({ next: `${next.pathname}${next.search}` });
-  if (tokenInUrl) login.set("reason", "url-token");
-  // A relative Location: the browser stays on the name it used (req.url names localhost).
-  return new NextResponse(null, { status: 303, headers: { location: `/login?${login}`, "cache-control": "no-store" } });
+  const login = req.nextUrl.clone();
+  login.pathname = "/login";
+  login.search = "";
+  login.searchParams.set("next", `${next.pathname}${next.search}`);
+  if (tokenInUrl) login.searchParams.set("reason", "url-token");
+  return NextResponse.redirect(login, 303);
 }
 
 function sameSiteHop(url: URL): NextResponse {

@@ -71,7 +71,10 @@ export async function startNext(
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const deadline = Date.now() + 60_000;
-  while (!(await listening(port))) {
+  // Poll the address it listens on (a wildcard takes loopback connections too).
+  const h = args[args.indexOf("-H") + 1];
+  const pollHost = args.includes("-H") && h !== "0.0.0.0" && h !== "::" ? h : "127.0.0.1";
+  while (!(await listening(port, pollHost))) {
     if (child.exitCode !== null) throw new Error(`next start exited ${child.exitCode}: ${out}`);
     if (Date.now() > deadline) throw new Error(`next start did not listen on ${port}: ${out}`);
     await new Promise((r) => setTimeout(r, 200));
