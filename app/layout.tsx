@@ -19,7 +19,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
     <html lang="en">
       <body className="min-h-screen font-sans">
         <header className="border-b border-slate-200 bg-white">
-          <div className="mx-auto flex max-w-screen-2xl items-center gap-6 px-6 py-3">
+          <div className="mx-auto flex max-w-screen-2xl flex-wrap items-center gap-x-6 gap-y-2 px-6 py-3">
             <Link href="/" className="font-semibold tracking-tight text-slate-900">
               assumeprobe
             </Link>

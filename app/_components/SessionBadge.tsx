@@ -8,11 +8,15 @@ export async function SessionBadge() {
   return (
     <form action={logoutAction} className="ml-auto flex items-center gap-2 text-sm text-slate-600">
       {session.reviewer ? (
-        <span className="max-w-[12rem] truncate" title={session.reviewer} data-testid="session-reviewer">
+        <span className="max-w-[10rem] truncate" title={session.reviewer} data-testid="session-reviewer">
           {session.reviewer}
         </span>
       ) : null}
-      <button type="submit" className="text-slate-600 underline hover:text-slate-900" data-testid="logout">
+      <button
+        type="submit"
+        className="whitespace-nowrap text-slate-600 underline hover:text-slate-900"
+        data-testid="logout"
+      >
         Sign out
       </button>
     </form>

@@ -11,9 +11,14 @@ export const metadata = { title: "Sign in" };
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
-const NOTICES: Record<string, string> = {
-  "url-token":
-    "Access tokens in the address (?token=…) are no longer accepted: they end up in browser history and server logs. Paste the token below once; the browser then keeps a session cookie instead.",
+const NOTICES: Record<string, React.ReactNode> = {
+  "url-token": (
+    <>
+      Access tokens in the address (<code className="whitespace-nowrap">?token=…</code>) are no longer
+      accepted: they end up in browser history and server logs. Paste the token below once; the browser then
+      keeps a session cookie instead.
+    </>
+  ),
   "logged-out": "You are signed out.",
 };
 
@@ -54,7 +59,8 @@ export default async function LoginPage({ searchParams }: Props) {
                 as <strong className="[overflow-wrap:anywhere]">{session.reviewer}</strong>
               </>
             ) : null}{" "}
-            until {session.expiresAt.slice(0, 16).replace("T", " ")} UTC.
+            until{" "}
+            <span className="whitespace-nowrap">{session.expiresAt.slice(0, 16).replace("T", " ")} UTC</span>.
           </p>
           <div className="flex items-center gap-3">
             <Link href={next} className="rounded bg-slate-900 px-3 py-1.5 text-white">
