@@ -1,7 +1,7 @@
-/** Runs once when the server starts: note the address it listens on (lib/http/boundAddress.ts). */
+/** Runs once when the server starts: watch the address it listens on and its requests in flight (lib/http/serverState.ts). */
 export async function register() {
   if (process.env.NEXT_RUNTIME === "nodejs") {
-    const { watchBoundAddress } = await import("./lib/http/boundAddress");
-    watchBoundAddress();
+    const { watchServer } = await import("./lib/http/serverState");
+    watchServer();
   }
 }

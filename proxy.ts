@@ -2,7 +2,7 @@ import { type NextRequest, NextResponse } from "next/server";
 import { getDb } from "./db/client";
 import { findSession, SESSION_COOKIE } from "./db/queries/sessions";
 import { accessToken, bearerMatches } from "./lib/http/accessToken";
-import { boundAddress } from "./lib/http/boundAddress";
+import { boundAddress } from "./lib/http/serverState";
 import {
   type Authority,
   allowedHostList,
@@ -53,13 +53,21 @@ function siteOf(req: NextRequest, allowed: Authority[]): Authority | string {
  * 2. an Origin header, when present, must be this site (cross-site forms and `text/plain`
  *    fetches need no preflight); curl and the CLI send none;
  * 3. a server without ASSUMEPROBE_TOKEN answers only while it listens on loopback alone (the
- *    address comes from the listening socket itself, see lib/http/boundAddress.ts), whoever
+ *    address comes from the listening socket itself, see lib/http/serverState.ts), whoever
  *    started it;
  * 4. with a token, a request carries `Authorization: Bearer <token>` or a live session cookie
  *    (made at /login); pages without either go to /login, anything else gets 401;
  * 5. a malformed path or query gets 400 with what is wrong (lib/http/requestCheck.ts).
  */
 export function proxy(req: NextRequest) {
+  return guardRequest(req) ?? NextResponse.next();
+}
+
+/**
+ * The checks above: null when the request may go on, else the answer that refuses it. Exported so
+ * a route the proxy's matcher leaves out can still call it first.
+ */
+export function guardRequest(req: NextRequest): NextResponse | null {
   const url = new URL(req.url);
   const site = siteOf(req, allowedHostList());
   if (typeof site === "string") return text(403, site);
@@ -81,8 +89,7 @@ export function proxy(req: NextRequest) {
   }
 
   const problem = requestProblem(url.pathname, url.search);
-  if (problem) return text(400, `bad request: ${problem}`);
-  return NextResponse.next();
+  return problem ? text(400, `bad request: ${problem}`) : null;
 }
 
 /** Null when the request is authenticated, else the answer for it. */

@@ -1,5 +1,6 @@
 import { getDb } from "@/db/client";
 import { exportBatches, exportScope } from "@/db/queries/exportRun";
+import { requestsInFlight } from "@/lib/http/serverState";
 import { slicedJsonl } from "@/lib/http/slicedStream";
 import { checkTraceFilter, hasFilter } from "@/lib/traceFilter";
 
@@ -20,7 +21,9 @@ export function exportResponse(name: string | null, params: URLSearchParams): Re
   if (!found.ok)
     return text(found.status, found.status === 400 ? `bad request: ${found.error}` : found.error);
   const file = `${name.replace(/[^A-Za-z0-9._-]+/g, "_")}${hasFilter(filter) ? "-filtered" : ""}.jsonl`;
-  return new Response(slicedJsonl(exportBatches(db, found.scope)), {
+  const inFlight = requestsInFlight();
+  const othersBusy = inFlight === undefined ? undefined : () => (requestsInFlight() ?? 0) > 1;
+  return new Response(slicedJsonl(exportBatches(db, found.scope), { othersBusy }), {
     headers: {
       "content-type": "application/x-ndjson; charset=utf-8",
       "content-disposition": `attachment; filename="${file}"`,

@@ -2,15 +2,21 @@
  * JSON lines from batches of rows as a response body that shares the server's one thread: each
  * pull serializes rows for at most `sliceMs` (or `sliceBytes`), hands the chunk over, then yields
  * to the event loop (setImmediate) so requests that arrived meanwhile run before the next slice.
- * When they did run (the yield came back late: other work was waiting), the export also steps
- * aside for `shareBack` times the slice it just took, so a page being rendered, which needs many
- * turns of the loop, is not slowed by one slice per turn. Alone, an export runs at full speed.
+ * When others are being answered (`othersBusy`: more requests in flight than this one), the
+ * export also steps aside for `shareBack` times the slice it just took, so a page being rendered,
+ * which needs many turns of the loop, is not slowed by one slice per turn. Alone, an export runs
+ * at full speed. Without `othersBusy`, a yield that came back late stands in for it.
  * (A stream that pulled again at once would run its slices back to back on microtasks, and a
  * 100 MB export would hold every other request for its whole length.)
  */
 export function slicedJsonl<T>(
   batches: Generator<T[]>,
-  { sliceMs = 4, sliceBytes = 256 * 1024, shareBack = 4 } = {},
+  {
+    sliceMs = 4,
+    sliceBytes = 256 * 1024,
+    shareBack = 4,
+    othersBusy,
+  }: { sliceMs?: number; sliceBytes?: number; shareBack?: number; othersBusy?: () => boolean } = {},
 ): ReadableStream<Uint8Array> {
   const enc = new TextEncoder();
   const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -38,8 +44,8 @@ export function slicedJsonl<T>(
         const spent = performance.now() - start;
         const before = performance.now();
         await yieldToLoop();
-        // Back later than a bare turn of the loop takes: others are busy, give them the floor.
-        if (performance.now() - before > 1) await sleep(Math.min(50, spent * shareBack));
+        const busy = othersBusy ? othersBusy() : performance.now() - before > 1;
+        if (busy) await sleep(Math.min(50, spent * shareBack));
       },
       cancel() {
         batches.return(undefined);

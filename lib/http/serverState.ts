@@ -1,19 +1,23 @@
 import { subscribe } from "node:diagnostics_channel";
-import type { Server } from "node:http";
+import type { Server, ServerResponse } from "node:http";
 import { Server as NetServer } from "node:net";
 import { isLoopbackAddress } from "./hosts";
 
 /**
- * The address the HTTP server listens on, read from the listening socket itself: Node publishes
+ * What the HTTP server is doing, seen from Node's own sockets: the address it listens on, and how
+ * many requests it is answering (an export steps aside while others are).
+ *
+ * The address is read from the listening socket itself: Node publishes
  * every incoming request on the `http.server.request.start` diagnostics channel, with its server,
  * before any handler (Next.js's, then proxy.ts) sees it. So `next start -H 0.0.0.0` run by hand is
  * known for what it is, whatever the environment or the command line say (Next.js reports a
  * 0.0.0.0 server as `localhost` in `__NEXT_PRIVATE_ORIGIN`, and `next start` without -H listens on
- * every interface). instrumentation.ts subscribes once, when the server starts.
+ * every interface). instrumentation.ts subscribes once (watchServer), when the server starts.
  */
 const KEY = Symbol.for("assumeprobe.boundAddress");
 const WATCHING = Symbol.for("assumeprobe.boundAddress.watching");
-type Holder = { [KEY]?: string; [WATCHING]?: boolean };
+const IN_FLIGHT = Symbol.for("assumeprobe.inFlight");
+type Holder = { [KEY]?: string; [WATCHING]?: boolean; [IN_FLIGHT]?: number };
 const holder = globalThis as Holder;
 
 const addressOf = (server: Server): string | undefined => {
@@ -38,13 +42,28 @@ function listeningNow(): string | undefined {
   return addresses.find((a) => !isLoopbackAddress(a)) ?? addresses[0];
 }
 
-export function watchBoundAddress(): void {
+export function watchServer(): void {
   if (holder[WATCHING]) return;
   holder[WATCHING] = true;
   holder[KEY] ??= listeningNow();
+  holder[IN_FLIGHT] = 0;
   subscribe("http.server.request.start", (message) => {
-    holder[KEY] = addressOf((message as { server: Server }).server);
+    const { server, response } = message as { server: Server; response: ServerResponse };
+    holder[KEY] = addressOf(server);
+    // Requests being answered now; `close` comes whether the answer finished or was cut off.
+    holder[IN_FLIGHT] = (holder[IN_FLIGHT] ?? 0) + 1;
+    response.once("close", () => {
+      holder[IN_FLIGHT] = (holder[IN_FLIGHT] ?? 1) - 1;
+    });
   });
+}
+
+/**
+ * How many requests the server is answering right now (the caller's own included); undefined
+ * when nothing counts them (outside a server started with instrumentation.ts).
+ */
+export function requestsInFlight(): number | undefined {
+  return holder[IN_FLIGHT];
 }
 
 /** The address of the server the current request came through; undefined before any request. */
