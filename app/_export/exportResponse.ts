@@ -23,7 +23,7 @@ export function exportResponse(name: string | null, params: URLSearchParams): Re
   const file = `${name.replace(/[^A-Za-z0-9._-]+/g, "_")}${hasFilter(filter) ? "-filtered" : ""}.jsonl`;
   const inFlight = requestsInFlight();
   const othersBusy = inFlight === undefined ? undefined : () => (requestsInFlight() ?? 0) > 1;
-  return new Response(slicedJsonl(exportBatches(db, found.scope), { othersBusy }), {
+  return new Response(slicedJsonl(exportBatches(db, found.scope, 50), { othersBusy }), {
     headers: {
       "content-type": "application/x-ndjson; charset=utf-8",
       "content-disposition": `attachment; filename="${file}"`,

@@ -5,7 +5,8 @@
  * When others are being answered (`othersBusy`: more requests in flight than this one), the
  * export also steps aside for `shareBack` times the slice it just took, so a page being rendered,
  * which needs many turns of the loop, is not slowed by one slice per turn. Alone, an export runs
- * at full speed. Without `othersBusy`, a yield that came back late stands in for it.
+ * at full speed. A yield that comes back late (other callbacks ran meanwhile) counts as busy too:
+ * a request being parsed is not counted yet, and the counting needs instrumentation.ts.
  * (A stream that pulled again at once would run its slices back to back on microtasks, and a
  * 100 MB export would hold every other request for its whole length.)
  */
@@ -44,7 +45,8 @@ export function slicedJsonl<T>(
         const spent = performance.now() - start;
         const before = performance.now();
         await yieldToLoop();
-        const busy = othersBusy ? othersBusy() : performance.now() - before > 1;
+        // Others are being answered, or the turn came back late (they ran meanwhile).
+        const busy = othersBusy?.() || performance.now() - before > 1;
         if (busy) await sleep(Math.min(50, spent * shareBack));
       },
       cancel() {
