@@ -2,7 +2,6 @@ import { type NextRequest, NextResponse } from "next/server";
 import { getDb } from "./db/client";
 import { findSession, SESSION_COOKIE } from "./db/queries/sessions";
 import { accessToken, bearerMatches } from "./lib/http/accessToken";
-import { boundAddress } from "./lib/http/serverState";
 import {
   type Authority,
   allowedHostList,
@@ -12,6 +11,7 @@ import {
   parseAuthority,
 } from "./lib/http/hosts";
 import { requestProblem } from "./lib/http/requestCheck";
+import { boundAddress } from "./lib/http/serverState";
 
 const text = (status: number, message: string, headers: Record<string, string> = {}) =>
   new NextResponse(`assumeprobe: ${message}\n`, {
