@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { SessionBadge } from "./_components/SessionBadge";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -27,7 +28,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
     <html lang="en">
       <body className="min-h-screen font-sans">
         <header className="border-b border-slate-200 bg-white">
-          <div className="mx-auto flex max-w-screen-2xl flex-wrap items-center gap-x-6 gap-y-1 px-4 py-3 sm:px-6">
+          <div className="mx-auto flex max-w-screen-2xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3 sm:px-6">
             <Link href="/" className="font-semibold tracking-tight text-slate-900">
               assumeprobe
             </Link>
@@ -38,6 +39,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
                 </Link>
               ))}
             </nav>
+            <SessionBadge />
           </div>
         </header>
         <main className="mx-auto max-w-screen-2xl px-4 py-6 sm:px-6">{children}</main>

@@ -21,12 +21,11 @@
  * The load average is printed with every figure: repeat when the 1-minute load is above ~1.5.
  */
 import { existsSync, rmSync, statSync } from "node:fs";
-import { get as httpGet } from "node:http";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
 import { traceLines, vocabWord } from "./lib/generate";
-import { build, freePort, startServer } from "./lib/server";
+import { build, freePort, startServer, time } from "./lib/server";
 import {
   benchDir,
   CLI,
@@ -103,26 +102,6 @@ interface Case {
   target: number;
 }
 
-/**
- * One request, timed until the last byte has arrived. A plain node:http GET that accepts gzip as a
- * browser does but never inflates it: the client's own work stays out of the figure (fetch's
- * decoding took tens of milliseconds of the same two cores the server runs on).
- */
-function time(url: string): Promise<{ ms: number; status: number; bytes: number }> {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const req = httpGet(url, { headers: { "accept-encoding": "gzip" } }, (res) => {
-      let bytes = 0;
-      res.on("data", (c: Buffer) => {
-        bytes += c.length;
-      });
-      res.on("end", () => resolve({ ms: performance.now() - t0, status: res.statusCode ?? 0, bytes }));
-      res.on("error", reject);
-    });
-    req.on("error", reject);
-  });
-}
-
 /** Ids to page after and to open, spread over the run (and over a filter's matches). */
 function sampleIds(dbPath: string): { all: number[]; inject: number[]; ask: number[]; rareWord: string } {
   const db = new Database(dbPath, { readonly: true, fileMustExist: true });
@@ -156,7 +135,7 @@ async function main(): Promise<void> {
   const dbPath = join(benchDir(), "big.db");
   await loadDatabase(dbPath);
   console.log(`database: ${fmt(statSync(dbPath).size / 1e6)} MB`);
-  build(values["no-build"]);
+  build(values["no-build"] ?? false);
   const port = values.port ? Number(values.port) : await freePort();
   const server = await startServer(dbPath, port);
   const base = `http://127.0.0.1:${port}`;

@@ -290,3 +290,20 @@ export const rescores = sqliteTable(
   },
   (t) => [index("rescores_run").on(t.runId, t.id), index("rescores_status").on(t.status, t.id)],
 );
+
+/**
+ * A browser session of a server with an access token: the SHA-256 of the cookie's random id, the
+ * fingerprint of the token it was made with (a changed token ends it), the reviewer's name given
+ * at login (reviews made in that session carry it), and when it ends.
+ */
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    idHash: text("id_hash").primaryKey(),
+    tokenFingerprint: text("token_fingerprint").notNull(),
+    reviewer: text(),
+    createdAt: text("created_at").notNull(),
+    expiresAt: text("expires_at").notNull(),
+  },
+  (t) => [index("sessions_expires").on(t.expiresAt)],
+);

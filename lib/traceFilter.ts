@@ -1,44 +1,124 @@
 import { z } from "zod";
 import { GATE_VERDICTS } from "./gate/decide";
-import { AGREEMENT, tag } from "./ingest/tags";
-import { LABELS } from "./probe/schema";
+import { AGREEMENT, ANY_FIELD, tag } from "./ingest/tags";
+import { LABELS, PROBE_ID } from "./probe/schema";
 import { FIELD_FLAGS, INJECT_REASONS, TRACE_FLAGS } from "./probe/score";
 
 export { AGREEMENT, GATE_VERDICTS };
 export const FLAG_OPTIONS = [...TRACE_FLAGS, ...FIELD_FLAGS] as const;
 
-const optional = <T extends z.ZodType>(s: T) =>
-  z.preprocess(
-    (v) =>
-      v === "" || v === undefined || (Array.isArray(v) && v.length === 0)
-        ? undefined
-        : Array.isArray(v)
-          ? v[0]
-          : v,
-    s.optional(),
-  );
+/**
+ * What `human=` filters by, per field (DESIGN.md's `--human L|reviewed|unreviewed|differs`): a human
+ * label equal to L, any human label, none, one that differs from ours; and `agree`, one that equals
+ * ours. `disagree` (the older word) reads as `differs`. "Human label" is what the human-label tags
+ * mean (lib/ingest/tags.ts): both the run page and the export resolve it here, so they agree.
+ */
+export const HUMAN_FILTERS = [...LABELS, "reviewed", "unreviewed", "differs", "agree"] as const;
 
-/** A run page's filter, as it lives in the URL. Unknown values are dropped, never an error page. */
-export const TraceFilterSchema = z.object({
-  field: optional(z.string().max(200)),
-  label: optional(z.enum(LABELS)).catch(undefined),
-  reason: optional(z.enum(INJECT_REASONS)).catch(undefined),
-  flag: optional(z.enum(FLAG_OPTIONS)).catch(undefined),
-  gate: optional(z.enum(GATE_VERDICTS)).catch(undefined),
-  human: optional(z.enum(AGREEMENT)).catch(undefined),
-  recorded: optional(z.enum(AGREEMENT)).catch(undefined),
-  probe: optional(z.string().max(200)),
-  q: optional(z.string().max(200)),
-  after: optional(z.coerce.number().int().positive()).catch(undefined),
-  before: optional(z.coerce.number().int().positive()).catch(undefined),
-});
-export type TraceFilter = z.infer<typeof TraceFilterSchema>;
+const oneOf = <T extends readonly [string, ...string[]]>(name: string, values: T) =>
+  z.enum(values, { error: () => `${name} must be one of ${values.join(", ")}` });
 
-export function parseTraceFilter(params: Record<string, string | string[] | undefined>): TraceFilter {
-  return TraceFilterSchema.parse(params);
+/** A keyset cursor: a trace id. */
+const cursor = (name: string) =>
+  z
+    .string()
+    .regex(/^[1-9][0-9]{0,15}$/, `${name} must be a trace id (a positive whole number)`)
+    .transform(Number)
+    .refine(Number.isSafeInteger, `${name} is too large to be a trace id`);
+
+/** Each filter parameter of a run page (and of its export) and what it may hold. */
+const FILTER_PARAMS = {
+  field: z.string().max(200, "field is longer than 200 characters"),
+  label: oneOf("label", LABELS),
+  reason: oneOf("reason", INJECT_REASONS),
+  flag: oneOf("flag", FLAG_OPTIONS),
+  gate: oneOf("gate", GATE_VERDICTS),
+  human: z
+    .string()
+    .transform((v) => (v === "disagree" ? "differs" : v))
+    .pipe(oneOf("human", HUMAN_FILTERS)),
+  recorded: oneOf("recorded", AGREEMENT),
+  probe: z
+    .string()
+    .max(200, "probe is longer than 200 characters")
+    .regex(PROBE_ID, "probe is not a probe id (letters, digits and _ . : @ -)"),
+  q: z.string().max(200, "a search is at most 200 characters"),
+  after: cursor("after"),
+  before: cursor("before"),
+} as const;
+
+type FilterKey = keyof typeof FILTER_PARAMS;
+const FILTER_KEYS = Object.keys(FILTER_PARAMS) as FilterKey[];
+
+export type TraceFilter = { [K in FilterKey]?: z.output<(typeof FILTER_PARAMS)[K]> };
+
+type Params = URLSearchParams | Record<string, string | string[] | undefined>;
+
+function valuesOf(params: Params, key: string): string[] {
+  if (params instanceof URLSearchParams) return params.getAll(key);
+  const v = params[key];
+  return v === undefined ? [] : Array.isArray(v) ? v : [v];
 }
 
-/** The tags a filter requires (per-field ones need the field). */
+function readFilter(params: Params, strict: boolean): { filter: TraceFilter; errors: string[] } {
+  const filter: Record<string, unknown> = {};
+  const errors: string[] = [];
+  for (const key of FILTER_KEYS) {
+    const values = valuesOf(params, key);
+    if (values.length > 1 && strict) errors.push(`${key} is given ${values.length} times`);
+    const v = values[0];
+    if (v === undefined || v === "") continue;
+    const r = FILTER_PARAMS[key].safeParse(v);
+    if (r.success) filter[key] = r.data;
+    else errors.push(r.error.issues[0]?.message ?? `${key} is not valid`);
+  }
+  return { filter: filter as TraceFilter, errors };
+}
+
+/** A run page's filter, as it lives in the URL, or what is wrong with it (a request answered 400). */
+export function checkTraceFilter(
+  params: Params,
+): { ok: true; filter: TraceFilter } | { ok: false; error: string } {
+  const { filter, errors } = readFilter(params, true);
+  return errors.length ? { ok: false, error: errors.join("; ") } : { ok: true, filter };
+}
+
+/**
+ * A run page's filter, leniently: a value that is not valid is dropped. Requests with one are
+ * answered 400 before a page renders (proxy.ts, through checkTraceFilter); this keeps a page whole
+ * if one gets through.
+ */
+export function parseTraceFilter(params: Params): TraceFilter {
+  return readFilter(params, false).filter;
+}
+
+/** The filter's field: the one it names when the run has it, else the run's default. */
+export function filterField(filter: TraceFilter, fieldNames: string[], primary: string | null): string {
+  if (filter.field && (filter.field === ANY_FIELD || fieldNames.includes(filter.field))) return filter.field;
+  return fieldNames.length <= 3 ? (primary ?? ANY_FIELD) : ANY_FIELD;
+}
+
+/**
+ * The tags a filter asks for: `all` a trace must carry, a group of which it must carry at least one
+ * (`anyOf`), and `none` it may carry. Per-field ones need the field.
+ */
+export interface FilterTagSet {
+  all: string[];
+  anyOf: string[] | null;
+  none: string[];
+}
+
+export function filterTagSet(f: TraceFilter, field: string | null): FilterTagSet {
+  const set: FilterTagSet = { all: filterTags(f, field), anyOf: null, none: [] };
+  if (field && (f.human === "reviewed" || f.human === "unreviewed")) {
+    const any = [tag.human(field, true), tag.human(field, false)];
+    if (f.human === "reviewed") set.anyOf = any;
+    else set.none = any;
+  }
+  return set;
+}
+
+/** The tags every matching trace carries (per-field ones need the field). */
 export function filterTags(f: TraceFilter, field: string | null): string[] {
   const tags: string[] = [];
   if (f.probe) tags.push(tag.probe(f.probe));
@@ -50,7 +130,9 @@ export function filterTags(f: TraceFilter, field: string | null): string[] {
   if (field) {
     if (f.label) tags.push(tag.label(field, f.label));
     if (f.reason) tags.push(tag.reason(field, f.reason));
-    if (f.human) tags.push(tag.human(field, f.human === "agree"));
+    if (f.human === "agree" || f.human === "differs") tags.push(tag.human(field, f.human === "agree"));
+    else if (f.human && (LABELS as readonly string[]).includes(f.human))
+      tags.push(tag.humanLabel(field, f.human));
     if (f.recorded) tags.push(tag.recorded(field, f.recorded === "agree"));
   }
   return tags;

@@ -10,12 +10,19 @@ import { fileURLToPath } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const host = process.env.HOST || "127.0.0.1";
 const port = process.env.PORT || "3000";
-const loopback = ["127.0.0.1", "localhost", "::1"].includes(host);
+const bare = host.replace(/^\[(.*)\]$/, "$1").toLowerCase();
+const loopback = bare === "localhost" || bare === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
 if (!loopback && !process.env.ASSUMEPROBE_TOKEN) {
   console.error(
     `assumeprobe: HOST=${host} is beyond loopback; set ASSUMEPROBE_TOKEN to the access token it must require.`,
   );
   process.exit(2);
+}
+// The server answers loopback names and ASSUMEPROBE_ALLOWED_HOSTS (proxy.ts); a HOST that names
+// one address is a name it serves too. A wildcard (0.0.0.0, ::) names none: list the names.
+if (!loopback && bare !== "0.0.0.0" && bare !== "::") {
+  const allowed = process.env.ASSUMEPROBE_ALLOWED_HOSTS;
+  process.env.ASSUMEPROBE_ALLOWED_HOSTS = allowed ? `${allowed},${bare}` : bare;
 }
 process.env.ASSUMEPROBE_HOME ??= root;
 process.env.NEXT_TELEMETRY_DISABLED ??= "1";

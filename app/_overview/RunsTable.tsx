@@ -6,6 +6,7 @@ import { ScrollBox } from "@/app/_components/ScrollBox";
 import type { FieldCounts, RunSummary } from "@/db/queries/runs";
 import { ANY_FIELD } from "@/lib/ingest/tags";
 import { LABEL_ORDER } from "@/lib/labelOrder";
+import { runHref } from "@/lib/runPath";
 import { pct, wilson } from "@/lib/stats";
 import { DeleteRunButton } from "./DeleteRunButton";
 import { allFields, injectSortKey } from "./sort";
@@ -52,7 +53,7 @@ export function RunsTable({ runs, sortField }: { runs: RunSummary[]; sortField?:
         {runs.map((run) => {
           const fields = shownFields(run);
           const span = Math.max(fields.length, 1);
-          const href = `/runs/${encodeURIComponent(run.name)}`;
+          const href = runHref(run.name);
           const flags = topFlags(run);
           return (
             <tbody

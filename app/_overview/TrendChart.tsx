@@ -65,7 +65,8 @@ function MarkerShape({
 }
 
 const pct = (x: number) => `${Math.round(x * 100)}%`;
-const runHref = (run: string) => `/runs/${encodeURIComponent(run)}`;
+
+import { runHref } from "@/lib/runPath";
 
 /**
  * A point that opens its run. INJECT's points are the keyboard's links (one tab stop per run);

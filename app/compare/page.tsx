@@ -7,6 +7,7 @@ import { getDb } from "@/db/client";
 import { labelTransitions, type PairCell } from "@/db/queries/compare";
 import { getRunSummary, listRunSummaries } from "@/db/queries/runs";
 import { LABELS } from "@/lib/probe/schema";
+import { runHref } from "@/lib/runPath";
 import { ChangedTraces } from "./ChangedTraces";
 import { ChangeTable } from "./ChangeTable";
 import { CompareForm, compareDefaults } from "./CompareForm";
@@ -57,7 +58,7 @@ export default async function ComparePage({ searchParams }: Props) {
     return `/compare?${p}`;
   };
   const cellParams: Record<string, string> = cell ? { field: cell.field, from: cell.from, to: cell.to } : {};
-  const runLink = (name: string) => `/runs/${encodeURIComponent(name)}`;
+  const runLink = (name: string) => runHref(name);
 
   return (
     <div className="space-y-4">

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { IngestRow } from "@/db/queries/ingestList";
 import { describeFailure } from "@/lib/ingest/pipeline";
+import { runHref } from "@/lib/runPath";
 
 const fmt = (n: number) => n.toLocaleString("en-US");
 
@@ -74,10 +75,7 @@ export function IngestCard({ ingest: g, linkErrors }: { ingest: IngestRow; linkE
         <Many items={g.runs} shown={6} noun="runs">
           {(r) => (
             <li key={r.name}>
-              <Link
-                href={`/runs/${encodeURIComponent(r.name)}`}
-                className="break-all font-mono text-indigo-700 underline"
-              >
+              <Link href={runHref(r.name)} className="break-all font-mono text-indigo-700 underline">
                 {r.name}
               </Link>{" "}
               · {fmt(r.ingested)} new

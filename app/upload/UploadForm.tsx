@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useRef, useState } from "react";
 import { Ident } from "@/app/_components/Breakable";
 import type { IngestSummary } from "@/lib/ingest/pipeline";
+import { runHref } from "@/lib/runPath";
 
 /** The upload's answer: ingest's summary, with the ingest's id (its page is /ingests/ID). */
 type UploadSummary = IngestSummary & { ingest?: number | null };
@@ -235,7 +236,7 @@ function Status({ state }: { state: State }) {
           {s.runs.map((r) => (
             <li key={r.name}>
               <Link
-                href={`/runs/${encodeURIComponent(r.name)}`}
+                href={runHref(r.name)}
                 className="font-mono text-indigo-700 underline"
                 data-testid="summary-run"
               >

@@ -1,6 +1,7 @@
 /** The dashboard built into .next-bench and served by `next start` on loopback, for the HTTP benchmarks. */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { get as httpGet } from "node:http";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { fmt, load, ROOT } from "./util";
@@ -93,4 +94,24 @@ export async function startServer(
     if (Date.now() > deadline) throw new Error(`next start did not answer within 60 s:\n${log}`);
     await new Promise((r) => setTimeout(r, 300));
   }
+}
+
+/**
+ * One request, timed until the last byte has arrived. A plain node:http GET that accepts gzip as a
+ * browser does but never inflates it: the client's own work stays out of the figure (fetch's
+ * decoding took tens of milliseconds of the same two cores the server runs on).
+ */
+export function time(url: string): Promise<{ ms: number; status: number; bytes: number }> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const req = httpGet(url, { headers: { "accept-encoding": "gzip" } }, (res) => {
+      let bytes = 0;
+      res.on("data", (c: Buffer) => {
+        bytes += c.length;
+      });
+      res.on("end", () => resolve({ ms: performance.now() - t0, status: res.statusCode ?? 0, bytes }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+  });
 }

@@ -1,5 +1,10 @@
+import { primaryField } from "../../lib/labelOrder";
+import { filterField, type TraceFilter } from "../../lib/traceFilter";
 import type { Db } from "../client";
+import { getRunSummary } from "./runs";
+import { matchingTraceIds } from "./traceList";
 
+/** One line of `assumeprobe export` (and of the run page's Export JSONL), in DESIGN.md's key order. */
 export interface ExportRow {
   trace_id: number;
   id: string | null;
@@ -7,10 +12,13 @@ export interface ExportRow {
   probe: string;
   probe_version: number;
   line: number;
+  /** The normalized response the scorer read: `{text, tool_calls}`. */
+  response: { text: string | null; tool_calls: unknown[] };
   fields: unknown;
   flags: unknown;
   gate: unknown;
   side_effect?: unknown;
+  /** The current human label per field. */
   human: Record<string, string>;
 }
 
@@ -18,13 +26,45 @@ export function findRunId(db: Db, name: string): number | undefined {
   return db.sqlite.prepare("SELECT id FROM runs WHERE name = ?").pluck().get(name) as number | undefined;
 }
 
+/** What an export covers: a run, the page's filter and the field that filter reads. */
+export interface ExportScope {
+  runId: number;
+  run: string;
+  filter: TraceFilter;
+  field: string;
+}
+
+/**
+ * The scope of an export of `name` under `filter`, with the field resolved as the run page
+ * resolves it; or why there is none: no such run (404), a field the run does not probe (400).
+ */
+export function exportScope(
+  db: Db,
+  name: string,
+  filter: TraceFilter,
+): { ok: true; scope: ExportScope } | { ok: false; status: 400 | 404; error: string } {
+  const run = getRunSummary(db, name);
+  if (!run) return { ok: false, status: 404, error: `unknown run "${name}"` };
+  const names = run.fields.map((f) => f.field);
+  const field = filterField(filter, names, primaryField(run.fields));
+  if (filter.field && field !== filter.field) {
+    const known = names.length ? names.join(", ") : "none";
+    return {
+      ok: false,
+      status: 400,
+      error: `run "${name}" has no field "${filter.field}" (its fields: ${known}, or * for any)`,
+    };
+  }
+  return { ok: true, scope: { runId: run.id, run: run.name, filter, field } };
+}
+
 type Stored = {
   trace_id: number;
   id: string | null;
-  run: string;
   probe: string;
   probe_version: number;
   line: number;
+  response: string;
   result: string;
   human: string | null;
 };
@@ -38,46 +78,52 @@ const BOUNDED_HUMAN = `CASE WHEN t.human IS NULL OR octet_length(t.human) <= 655
   ELSE (SELECT json_group_object(l.key, json_extract(t.human, '$.' || json_quote(l.key)))
         FROM json_each(t.labels) l WHERE json_type(t.human, '$.' || json_quote(l.key)) IS NOT NULL) END`;
 
+const ROWS_SQL = `SELECT t.id AS trace_id, t.ext_id AS id, t.probe_id AS probe, t.probe_version AS probe_version,
+    t.line AS line, t.response AS response, t.result AS result, ${BOUNDED_HUMAN} AS human
+  FROM traces t WHERE t.id IN (SELECT value FROM json_each(?)) ORDER BY t.id`;
+
 /**
- * Every trace of a run in ingest order, from stored labels, in the shape `assumeprobe export`
- * prints. Reads in keyset batches so no statement stays open between rows: the connection is
- * shared with other requests.
+ * Every trace of the scope's filter in ingest order, from stored labels, in batches of at most
+ * `batch` rows: the whole filter, through the run page's own filter resolution
+ * (db/queries/traceList.ts). No statement stays open between batches: the connection is shared.
  */
-export function* exportRunRows(db: Db, runId: number, batch = 2000): Generator<ExportRow> {
-  const stmt = db.sqlite.prepare(
-    `SELECT t.id AS trace_id, t.ext_id AS id, r.name AS run, t.probe_id AS probe, t.probe_version AS probe_version,
-            t.line AS line, t.result AS result, ${BOUNDED_HUMAN} AS human
-     FROM traces t JOIN runs r ON r.id = t.run_id WHERE t.run_id = ? AND t.id > ? ORDER BY t.id LIMIT ?`,
-  );
-  let after = 0;
-  for (;;) {
-    const rows = stmt.all(runId, after, batch) as Stored[];
-    if (rows.length === 0) return;
-    for (const r of rows) yield toExportRow(r);
-    after = rows[rows.length - 1].trace_id;
+export function* exportBatches(db: Db, scope: ExportScope, batch = 200): Generator<ExportRow[]> {
+  const stmt = db.sqlite.prepare(ROWS_SQL);
+  for (const ids of matchingTraceIds(db, scope.runId, scope.filter, scope.field, batch)) {
+    const rows = stmt.all(JSON.stringify(ids)) as Stored[];
+    yield rows.map((r) => toExportRow(r, scope.run));
   }
 }
 
-function toExportRow(r: Stored): ExportRow {
+/** The current human labels of a stored trace (imported ones; labels upper-cased as the filter reads them). */
+function humanLabels(stored: string | null): Record<string, string> {
+  if (!stored) return {};
+  const out: Record<string, string> = {};
+  for (const [field, label] of Object.entries(JSON.parse(stored) as Record<string, unknown>))
+    if (typeof label === "string") out[field] = label.toUpperCase();
+  return out;
+}
+
+function toExportRow(r: Stored, run: string): ExportRow {
   const score = JSON.parse(r.result) as {
     fields: unknown;
     flags: unknown;
     gate: unknown;
     side_effect?: unknown;
   };
-  const row: ExportRow = {
+  const response = JSON.parse(r.response) as { text: string | null; tool_calls: unknown[] };
+  return {
     trace_id: r.trace_id,
     id: r.id,
-    run: r.run,
+    run,
     probe: r.probe,
     probe_version: r.probe_version,
     line: r.line,
+    response: { text: response.text, tool_calls: response.tool_calls },
     fields: score.fields,
     flags: score.flags,
     gate: score.gate,
-    human: r.human ? JSON.parse(r.human) : {},
+    ...(score.side_effect ? { side_effect: score.side_effect } : {}),
+    human: humanLabels(r.human),
   };
-  if (!score.side_effect) return row;
-  const { human, ...rest } = row;
-  return { ...rest, side_effect: score.side_effect, human };
 }

@@ -1,7 +1,8 @@
 import type { JsonBudget } from "../../lib/budget/jsonBudget";
 import { readJsonSync } from "../../lib/budget/readJson";
 import { tagSignature } from "../../lib/ingest/tagSignature";
-import { filterTags, type TraceFilter } from "../../lib/traceFilter";
+import { ANY_FIELD } from "../../lib/ingest/tags";
+import { filterTagSet, type TraceFilter } from "../../lib/traceFilter";
 import type { Db } from "../client";
 import { findTagId } from "./tags";
 
@@ -73,6 +74,12 @@ export interface Scope {
   tags: { id: number; n: number }[];
   sig: number;
   match: string | null;
+  /** Tags of which a match carries at least one (`human=reviewed`), with their kept counts. */
+  anyOf: { id: number; n: number }[] | null;
+  /** Tags a match carries none of (`human=unreviewed`), with their kept counts. */
+  none: { id: number; n: number }[];
+  /** Whether the anyOf / none tags are per field (a trace has at most one of them), not "any field". */
+  perField: boolean;
 }
 
 type Cursor = { op: ">" | "<"; id: number };
@@ -83,14 +90,39 @@ export function resolve(db: Db, runId: number, filter: TraceFilter, field: strin
   const stmt = db.sqlite
     .prepare("SELECT coalesce(sum(n), 0) FROM run_counts WHERE run_id = ? AND tag_id = ?")
     .pluck();
-  const tags: { id: number; n: number }[] = [];
-  const names = filterTags(filter, field);
-  for (const name of names) {
-    const id = findTagId(db, name);
-    if (id === undefined) return null;
-    tags.push({ id, n: stmt.get(runId, id) as number });
-  }
-  return { db, runId, tags: tags.sort((x, y) => x.n - y.n), sig: tagSignature(names), match };
+  const known = (names: string[]) =>
+    names.flatMap((name) => {
+      const id = findTagId(db, name);
+      return id === undefined ? [] : [{ id, n: stmt.get(runId, id) as number }];
+    });
+  const set = filterTagSet(filter, field);
+  const tags = known(set.all);
+  if (tags.length < set.all.length) return null;
+  const anyOf = set.anyOf ? known(set.anyOf) : null;
+  if (anyOf && anyOf.length === 0) return null;
+  return {
+    db,
+    runId,
+    tags: tags.sort((x, y) => x.n - y.n),
+    sig: tagSignature(set.all),
+    match,
+    anyOf,
+    none: known(set.none),
+    perField: field !== ANY_FIELD,
+  };
+}
+
+/** SQL conditions (and their arguments) for the anyOf / none tags, on the trace id expression `on`. */
+function extraConditions(s: Scope, on: string): { cond: string[]; args: unknown[] } {
+  const cond: string[] = [];
+  const args: unknown[] = [];
+  const has = (ids: number[]) => {
+    args.push(s.runId, ...ids);
+    return `EXISTS (SELECT 1 FROM trace_tags x WHERE x.run_id = ? AND x.tag_id IN (${ids.map(() => "?").join(", ")}) AND x.trace_id = ${on})`;
+  };
+  if (s.anyOf) cond.push(has(s.anyOf.map((t) => t.id)));
+  if (s.none.length) cond.push(`NOT ${has(s.none.map((t) => t.id))}`);
+  return { cond, args };
 }
 
 /** Builds "ids of this run matching the filter, keyset-ordered". `dir` asc pages forward, desc backward. */
@@ -105,6 +137,15 @@ function planIds(
   const ids = s.tags.map((t) => t.id);
   const args: unknown[] = [];
   let sql: string;
+  if (!match && ids.length === 0 && s.anyOf && s.none.length === 0) {
+    // Only "at least one of these tags": merge their ranges, each read no further than it must.
+    const branches = s.anyOf.map((t) => {
+      args.push(runId, t.id, ...(cursor ? [cursor.id] : []), limit);
+      return `SELECT * FROM (SELECT trace_id AS id FROM trace_tags WHERE run_id = ? AND tag_id = ?${cursor ? ` AND trace_id ${cursor.op} ?` : ""} ORDER BY trace_id ${dir} LIMIT ?)`;
+    });
+    args.push(limit);
+    return { sql: `${branches.join(" UNION ")} ORDER BY id ${dir} LIMIT ?`, args };
+  }
   if (match) {
     const cond = [
       `s.trace_search MATCH ?`,
@@ -117,15 +158,20 @@ function planIds(
       );
       args.push(runId, id);
     }
+    const extra = extraConditions(s, "s.rowid");
+    cond.push(...extra.cond);
+    args.push(...extra.args);
     if (cursor) {
       cond.push(`s.rowid ${cursor.op} ?`);
       args.push(cursor.id);
     }
     sql = `SELECT s.rowid AS id FROM trace_search s WHERE ${cond.join(" AND ")} ORDER BY s.rowid ${dir} LIMIT ?`;
   } else if (ids.length === 0) {
-    args.push(runId);
+    const extra = extraConditions(s, "traces.id");
+    args.push(runId, ...extra.args);
     if (cursor) args.push(cursor.id);
-    sql = `SELECT id FROM traces WHERE run_id = ?${cursor ? ` AND id ${cursor.op} ?` : ""} ORDER BY id ${dir} LIMIT ?`;
+    const cond = ["run_id = ?", ...extra.cond, ...(cursor ? [`id ${cursor.op} ?`] : [])];
+    sql = `SELECT id FROM traces WHERE ${cond.join(" AND ")} ORDER BY id ${dir} LIMIT ?`;
   } else {
     const from = ["trace_tags t0"];
     const cond = ["t0.run_id = ?", "t0.tag_id = ?"];
@@ -140,6 +186,9 @@ function planIds(
       cond.push(`t${i}.run_id = t0.run_id`, `t${i}.tag_id = ?`, `t${i}.trace_id = t0.trace_id`);
       args.push(ids[i]);
     }
+    const extra = extraConditions(s, "t0.trace_id");
+    cond.push(...extra.cond);
+    args.push(...extra.args);
     if (cursor) {
       cond.push(`t0.trace_id ${cursor.op} ?`);
       args.push(cursor.id);
@@ -193,7 +242,9 @@ function searchFromCursor(
     );
     args.push(runId, t.id);
   }
-  args.push(limit);
+  const extra = extraConditions(s, "w.value");
+  cond.push(...extra.cond);
+  args.push(...extra.args, limit);
   const hits = db.sqlite
     .prepare(`SELECT w.value FROM json_each(?) w WHERE ${cond.join(" AND ")} ORDER BY w.key LIMIT ?`)
     .pluck()
@@ -218,11 +269,27 @@ export function countMatching(s: Scope): MatchCount {
       .get(...plan.args) as number;
     return n > SEARCH_COUNT_CAP ? { n: SEARCH_COUNT_CAP, kind: "atLeast" } : { n, kind: "exact" };
   }
+  const extraTags = s.anyOf ?? s.none;
+  const extra = extraTags.length > 0;
   if (tags.length === 0) {
-    const n = db.sqlite.prepare("SELECT trace_count FROM runs WHERE id = ?").pluck().get(runId) as number;
-    return { n, kind: "exact" };
+    const total = db.sqlite.prepare("SELECT trace_count FROM runs WHERE id = ?").pluck().get(runId) as number;
+    if (!extra) return { n: total, kind: "exact" };
+    if (s.perField) {
+      // A trace carries at most one of a field's agree / disagree tags: the kept counts add up.
+      const sum = extraTags.reduce((n, t) => n + t.n, 0);
+      return { n: s.anyOf ? sum : total - sum, kind: "exact" };
+    }
+    const { cond, args } = extraConditions(s, "t.id");
+    const hits = db.sqlite
+      .prepare(
+        `SELECT count(*) FROM (SELECT id FROM traces WHERE run_id = ? ORDER BY id LIMIT ?) t WHERE ${cond.join(" AND ")}`,
+      )
+      .pluck()
+      .get(runId, COUNT_SAMPLE, ...args) as number;
+    if (total <= COUNT_SAMPLE) return { n: hits, kind: "exact" };
+    return { n: Math.round((hits * total) / COUNT_SAMPLE), kind: "estimate" };
   }
-  if (tags.length === 1) return { n: tags[0].n, kind: "exact" };
+  if (tags.length === 1 && !extra) return { n: tags[0].n, kind: "exact" };
   const [rarest, ...rest] = tags;
   const cond = rest.map(
     () =>
@@ -230,10 +297,13 @@ export function countMatching(s: Scope): MatchCount {
   );
   const args: unknown[] = [runId, rarest.id, COUNT_SAMPLE, s.sig, s.sig];
   for (const t of rest) args.push(runId, t.id);
+  const more = extraConditions(s, "s.trace_id");
+  cond.push(...more.cond);
+  args.push(...more.args);
   const hits = db.sqlite
     .prepare(
       `SELECT count(*) FROM (SELECT trace_id, sig FROM trace_tags WHERE run_id = ? AND tag_id = ? ORDER BY trace_id LIMIT ?) s
-        WHERE (s.sig & ?) = ? AND ${cond.join(" AND ")}`,
+        WHERE ${["(s.sig & ?) = ?", ...cond].join(" AND ")}`,
     )
     .pluck()
     .get(...args) as number;
@@ -353,4 +423,27 @@ export function neighbours(
   const prev = matchingIds(s, { op: "<", id: traceId }, "DESC", 1)[0] ?? null;
   const next = matchingIds(s, { op: ">", id: traceId }, "ASC", 1)[0] ?? null;
   return { prev, next };
+}
+
+/**
+ * Every trace id of a run under a filter, in ingest order: the whole filter, read in keyset
+ * batches so no statement stays open while the caller works (the connection is shared).
+ */
+export function* matchingTraceIds(
+  db: Db,
+  runId: number,
+  filter: TraceFilter,
+  field: string | null,
+  batch = 500,
+): Generator<number[]> {
+  const s = resolve(db, runId, { ...filter, after: undefined, before: undefined }, field);
+  if (s === null) return;
+  let cursor: Cursor | null = null;
+  for (;;) {
+    const ids = matchingIds(s, cursor, "ASC", batch);
+    if (ids.length === 0) return;
+    yield ids;
+    if (ids.length < batch) return;
+    cursor = { op: ">", id: ids[ids.length - 1] };
+  }
 }

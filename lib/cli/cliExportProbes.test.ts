@@ -50,13 +50,17 @@ describe("export", SLOW, () => {
       "probe",
       "probe_version",
       "line",
+      "response",
       "fields",
       "flags",
       "gate",
       "human",
     ];
     expect(Object.keys(rows[0])).toEqual(keys);
-    expect(Object.keys(rows[2])).toEqual([...keys.slice(0, 9), "side_effect", "human"]);
+    expect(Object.keys(rows[2])).toEqual([...keys.slice(0, 10), "side_effect", "human"]);
+    // The normalized response the scorer read.
+    expect(rows[1].response).toEqual({ text: "Which timezone?", tool_calls: [] });
+    expect(rows[0].response.tool_calls[0].arguments.timezone).toBe("UTC");
     const ids = rows.map((r) => r.trace_id);
     expect(ids.every((id, i) => Number.isInteger(id) && (i === 0 || id > ids[i - 1]))).toBe(true);
     expect(rows.map((r) => [r.probe, r.probe_version])).toEqual(Array(4).fill(["schedule_window", 1]));

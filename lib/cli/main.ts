@@ -7,6 +7,7 @@ import { registerProbes } from "./commands/probes";
 import { registerRun } from "./commands/run";
 import { registerScore } from "./commands/score";
 import { registerSetup } from "./commands/setup";
+import { OutputClosed, watchOutput } from "./output";
 import { UsageError } from "./usage";
 
 /** Builds the `assumeprobe` program; each command registers itself from its own file. */
@@ -29,8 +30,13 @@ export function buildProgram(): Command {
   return program;
 }
 
-/** Runs the CLI. Usage errors exit 2; commands set `process.exitCode` themselves. */
+/**
+ * Runs the CLI. Usage errors exit 2; commands set `process.exitCode` themselves. A closed output
+ * (`... | head`) ends any command quietly with the exit code it had so far.
+ */
 export async function main(argv: string[]): Promise<void> {
+  watchOutput(process.stdout);
+  watchOutput(process.stderr);
   try {
     await buildProgram().parseAsync(argv);
   } catch (e) {
@@ -38,6 +44,7 @@ export async function main(argv: string[]): Promise<void> {
       process.exitCode = e.exitCode === 0 ? 0 : 2;
       return;
     }
+    if (e instanceof OutputClosed) return;
     if (e instanceof UsageError) {
       process.stderr.write(`assumeprobe: ${e.message}\n`);
       process.exitCode = 2;

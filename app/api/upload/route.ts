@@ -8,7 +8,7 @@ import { sourceName } from "@/lib/ingest/readSource";
 import { DEFAULT_PROBE_ID } from "@/lib/probe/builtin";
 import { describeIssues } from "@/lib/probe/schema";
 import { UploadParamsSchema, uploadLimitBytes } from "@/lib/uploadContract";
-import { proxy } from "@/proxy";
+import { guardRequest } from "@/proxy";
 
 export const dynamic = "force-dynamic";
 
@@ -55,12 +55,12 @@ class UploadMeter extends Transform {
  *
  * proxy.ts does not run for this route: a proxy makes Next.js copy the request body into memory
  * before the route sees it, and keep only its first 10 MB (`proxyClientMaxBodySize`). The same
- * access checks run here instead, before the body is read.
+ * access checks (`guardRequest`) run here instead, before the body is read.
  */
 export async function POST(req: Request) {
   // The proxy reads the URL, headers and cookies only: a request without the body, which stays unread here.
-  const gate = await proxy(new NextRequest(req.url, { method: req.method, headers: req.headers }));
-  if (!gate.headers.has("x-middleware-next")) return gate;
+  const refused = guardRequest(new NextRequest(req.url, { method: req.method, headers: req.headers }));
+  if (refused) return refused;
   const url = new URL(req.url);
   const parsed = UploadParamsSchema.safeParse(Object.fromEntries(url.searchParams));
   if (!parsed.success) return json(400, { error: describeIssues(parsed.error) });

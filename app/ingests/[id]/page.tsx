@@ -4,6 +4,7 @@ import { Card } from "@/app/_components/Card";
 import { getDb } from "@/db/client";
 import { markInterruptedIngests } from "@/db/queries/ingestBatches";
 import { getIngest, listIngestErrors } from "@/db/queries/ingestList";
+import { runHref } from "@/lib/runPath";
 import { IngestCard } from "../IngestCard";
 
 export const dynamic = "force-dynamic";
@@ -77,7 +78,7 @@ export default async function IngestPage({ params, searchParams }: Props) {
                     </span>{" "}
                     <span className="text-red-800">{e.reason}</span>{" "}
                     {e.run ? (
-                      <Link href={`/runs/${encodeURIComponent(e.run)}`} className="text-indigo-700 underline">
+                      <Link href={runHref(e.run)} className="text-indigo-700 underline">
                         run {e.run}
                       </Link>
                     ) : (

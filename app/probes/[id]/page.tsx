@@ -14,6 +14,7 @@ import { getProbe, getProbeVersion, listProbeVersions } from "@/db/queries/probe
 import { probeRuns } from "@/db/queries/probeUsage";
 import { compileProbe } from "@/lib/probe/compile";
 import { type Probe, type SchemaRole, schemaRole, toolParameters } from "@/lib/probe/schema";
+import { runHref } from "@/lib/runPath";
 
 type Props = {
   params: Promise<{ id: string }>;
@@ -321,7 +322,7 @@ export default async function ProbePage({ params, searchParams }: Props) {
               {runs.map((r) => (
                 <li key={r.run} className="flex justify-between gap-3">
                   <Link
-                    href={`/runs/${encodeURIComponent(r.run)}?${new URLSearchParams({ probe: id })}`}
+                    href={runHref(r.run, new URLSearchParams({ probe: id }))}
                     className="min-w-0 font-mono text-indigo-700 hover:underline"
                   >
                     <Ident text={r.run} />

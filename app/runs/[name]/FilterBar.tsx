@@ -23,11 +23,14 @@ export interface FilterSelect {
  */
 export function FilterBar({
   action,
+  hidden = {},
   selects,
   q,
   clearHref,
 }: {
   action: string;
+  /** Parameters the form always sends (a run whose name has no path form is `?name=`). */
+  hidden?: Record<string, string>;
   selects: FilterSelect[];
   q: string;
   clearHref: string;
@@ -53,6 +56,9 @@ export function FilterBar({
         apply();
       }}
     >
+      {Object.entries(hidden).map(([k, v]) => (
+        <input key={k} type="hidden" name={k} value={v} />
+      ))}
       {selects.map((s) => (
         <label key={s.name} className="flex flex-col text-xs text-slate-600">
           {s.label}

@@ -12,7 +12,14 @@ import { countBefore, pageHolding } from "@/db/queries/tracePosition";
 import { ANY_FIELD } from "@/lib/ingest/tags";
 import { LABEL_ORDER, primaryField } from "@/lib/labelOrder";
 import { INJECT_REASONS } from "@/lib/probe/score";
-import { FLAG_OPTIONS, filterToParams, GATE_VERDICTS, parseTraceFilter } from "@/lib/traceFilter";
+import { decodeSegment, hasRunPath, runExportHref, runHref } from "@/lib/runPath";
+import {
+  FLAG_OPTIONS,
+  filterField,
+  filterToParams,
+  GATE_VERDICTS,
+  parseTraceFilter,
+} from "@/lib/traceFilter";
 import { FilterBar, type FilterSelect } from "./FilterBar";
 import { PagePosition, Pager } from "./Pager";
 import { RunKeys } from "./RunKeys";
@@ -25,13 +32,15 @@ type Props = {
 };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  return { title: decodeURIComponent((await params).name) };
+  return { title: decodeSegment((await params).name) ?? "Not found" };
 }
 
 const opts = (values: readonly string[]) => values.map((v) => ({ value: v, label: v.replaceAll("_", " ") }));
 
 export default async function RunPage({ params, searchParams }: Props) {
-  const name = decodeURIComponent((await params).name);
+  // Pages get the path segment as sent (route handlers get it decoded): decode it once here.
+  const name = decodeSegment((await params).name);
+  if (name === null) notFound();
   const db = getDb();
   const run = getRunSummary(db, name);
   if (!run) notFound();
@@ -42,11 +51,7 @@ export default async function RunPage({ params, searchParams }: Props) {
   // page's first row, carried by the paging links).
   const at = positiveInt(sp.at);
   const fieldNames = run.fields.map((f) => f.field);
-  const defaultField = fieldNames.length <= 3 ? (primaryField(run.fields) ?? ANY_FIELD) : ANY_FIELD;
-  const field =
-    filter.field && (filter.field === ANY_FIELD || fieldNames.includes(filter.field))
-      ? filter.field
-      : defaultField;
+  const field = filterField(filter, fieldNames, primaryField(run.fields));
   const unpaged = { ...filter, after: undefined, before: undefined };
   const holding = at ? pageHolding(db, run.id, unpaged, field, at, positiveInt(sp.pos) ?? null) : null;
   const page = holding ?? listTraces(db, run.id, filter, field);
@@ -60,7 +65,7 @@ export default async function RunPage({ params, searchParams }: Props) {
         : page.rows.length
           ? countBefore(db, run.id, unpaged, field, page.rows[0].id)
           : null;
-  const base = `/runs/${encodeURIComponent(run.name)}`;
+  const base = runHref(run.name);
   const filterParams = filterToParams({ ...filter, field });
   const query = filterParams.toString();
   const pageHref = (k: "after" | "before", id: number) => {
@@ -68,11 +73,11 @@ export default async function RunPage({ params, searchParams }: Props) {
     p.set(k, String(id));
     const first = start === null ? null : k === "after" ? start + page.rows.length : start - PAGE_SIZE;
     if (first !== null && first >= 0) p.set("from", String(first + 1));
-    return `${base}?${p}`;
+    return runHref(run.name, p);
   };
   const prevHref = page.prevBefore ? pageHref("before", page.prevBefore) : null;
   const nextHref = page.nextAfter ? pageHref("after", page.nextAfter) : null;
-  const hrefFor = (f: string, label: string) => `${base}?${new URLSearchParams({ field: f, label })}`;
+  const hrefFor = (f: string, label: string) => runHref(run.name, new URLSearchParams({ field: f, label }));
   const errors = run.rejectedCount > 0 ? listRunErrors(db, run.id, 100) : [];
 
   const selects: FilterSelect[] = [
@@ -110,8 +115,11 @@ export default async function RunPage({ params, searchParams }: Props) {
       value: filter.human ?? "",
       any: "any",
       options: [
-        { value: "disagree", label: "disagrees with ours" },
+        { value: "differs", label: "differs from ours" },
         { value: "agree", label: "agrees with ours" },
+        { value: "reviewed", label: "any (labelled)" },
+        { value: "unreviewed", label: "none" },
+        ...LABEL_ORDER.map((l) => ({ value: l, label: `= ${l}` })),
       ],
     },
     {
@@ -169,7 +177,9 @@ export default async function RunPage({ params, searchParams }: Props) {
         <div className="flex items-center gap-2">
           <RunKeys />
           <a
-            href={`${base}/export`}
+            href={runExportHref(run.name, filterParams)}
+            title="Every trace of this filter, as assumeprobe export prints it"
+            data-testid="export-link"
             className="rounded border border-slate-300 bg-white px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-50"
           >
             Export JSONL
@@ -181,7 +191,13 @@ export default async function RunPage({ params, searchParams }: Props) {
         <FieldRatesTable fields={run.fields} hrefFor={hrefFor} max={fieldNames.length > 6 ? 3 : 6} />
       </Card>
 
-      <FilterBar action={base} selects={selects} q={filter.q ?? ""} clearHref={base} />
+      <FilterBar
+        action={hasRunPath(run.name) ? base : "/runs"}
+        hidden={hasRunPath(run.name) ? {} : { name: run.name }}
+        selects={selects}
+        q={filter.q ?? ""}
+        clearHref={base}
+      />
 
       {at && holding && !holding.found ? (
         <p

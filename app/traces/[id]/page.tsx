@@ -21,6 +21,7 @@ import { SHOWN_STRING } from "@/lib/budget/jsonBudget";
 import type { Fact } from "@/lib/gate/facts";
 import { askTermHits, markArgumentsBounded, readCallArguments } from "@/lib/probe/argumentMarks";
 import { bareLabelField, compileProbe } from "@/lib/probe/compile";
+import { runHref } from "@/lib/runPath";
 import { filterToParams, parseTraceFilter, type TraceFilter } from "@/lib/traceFilter";
 import { traceLinks } from "./links";
 import { RecordDownloads } from "./RecordDownloads";
@@ -70,7 +71,6 @@ export default async function TracePage({ params, searchParams }: Props) {
     before: undefined,
   };
   const query = filterToParams(filter).toString();
-  const qs = query ? `?${query}` : "";
   const nb = neighbours(db, t.run.id, t.id, filter, field);
   const inFilter = query === "" || traceInFilter(db, t.run.id, t.id, filter, field);
   // The position in the filter (from the run page's link), kept by j/k, so u returns to this
@@ -79,13 +79,13 @@ export default async function TracePage({ params, searchParams }: Props) {
   const hrefWith = (path: string, extra: Record<string, number | null>) => {
     const p = new URLSearchParams(query);
     for (const [k, v] of Object.entries(extra)) if (v !== null) p.set(k, String(v));
-    return p.size ? `${path}?${p}` : path;
+    return p.size ? `${path}${path.includes("?") ? "&" : "?"}${p}` : path;
   };
   const prevHref =
     nb.prev !== null ? hrefWith(`/traces/${nb.prev}`, { pos: pos && pos > 1 ? pos - 1 : null }) : null;
   const nextHref = nb.next !== null ? hrefWith(`/traces/${nb.next}`, { pos: pos && pos + 1 }) : null;
-  const runHref = `/runs/${encodeURIComponent(t.run.name)}${qs}`;
-  const backHref = hrefWith(`/runs/${encodeURIComponent(t.run.name)}`, { at: t.id, pos });
+  const runLink = runHref(t.run.name, query);
+  const backHref = hrefWith(runHref(t.run.name), { at: t.id, pos });
 
   const probe = t.probe ? compileProbe(t.probe) : null;
   const view = probe ? await markArgumentsBounded(t.response, probe) : null;
@@ -280,7 +280,7 @@ export default async function TracePage({ params, searchParams }: Props) {
           items={[
             [
               "Run",
-              <Link key="run" href={runHref} className="font-mono text-indigo-700 hover:underline">
+              <Link key="run" href={runLink} className="font-mono text-indigo-700 hover:underline">
                 <Ident text={t.run.name} />
               </Link>,
             ],

@@ -5,6 +5,7 @@ import { checkReadable, SourceError } from "../../ingest/readSource";
 import { compileProbe } from "../../probe/compile";
 import { describeIssues, ProbeSchema } from "../../probe/schema";
 import { cliDb } from "../db";
+import { LineWriter } from "../output";
 import { positiveInt, UsageError } from "../usage";
 
 /** Probes in a file: one JSON object, an array of them, or JSONL. */
@@ -43,20 +44,24 @@ export function registerProbes(program: Command): void {
     .command("list")
     .description("Every stored probe with its current version.")
     .option("--json", "one JSON line per probe")
-    .action((opts: { json?: boolean }) => {
+    .action(async (opts: { json?: boolean }) => {
       const db = cliDb();
+      const out = new LineWriter(process.stdout);
       for (const p of listProbes(db)) {
         const fields = compileProbe(p.probe).fields;
-        if (opts.json) {
-          process.stdout.write(
-            `${JSON.stringify({ id: p.probe.id, version: p.version, builtin: p.builtin, tool: p.probe.tool?.name ?? null, fields })}\n`,
-          );
-        } else {
-          process.stdout.write(
-            `${p.probe.id}\tv${p.version}${p.builtin ? "\tbuilt-in" : "\t"}\ttool ${p.probe.tool?.name ?? "-"}\tfields ${fields.join(",") || "-"}\n`,
-          );
-        }
+        await out.line(
+          opts.json
+            ? JSON.stringify({
+                id: p.probe.id,
+                version: p.version,
+                builtin: p.builtin,
+                tool: p.probe.tool?.name ?? null,
+                fields,
+              })
+            : `${p.probe.id}\tv${p.version}${p.builtin ? "\tbuilt-in" : "\t"}\ttool ${p.probe.tool?.name ?? "-"}\tfields ${fields.join(",") || "-"}`,
+        );
       }
+      await out.flush();
     });
   probes
     .command("add")

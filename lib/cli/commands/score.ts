@@ -5,7 +5,7 @@ import { interpretRecord } from "../../ingest/traceRecord";
 import { DEFAULT_PROBE_ID } from "../../probe/builtin";
 import { scoreTrace } from "../../probe/score";
 import { cliProbeLookup } from "../db";
-import { LineWriter } from "../output";
+import { LineWriter, OutputClosed } from "../output";
 import { positiveInt, UsageError } from "../usage";
 
 interface ScoreOptions {
@@ -87,6 +87,7 @@ export async function runScore(
     for await (const chunk of source) await handle(splitter.push(chunk as Buffer));
     await handle(splitter.end());
   } catch (e) {
+    if (e instanceof OutputClosed) throw e;
     await writer.flush();
     err.write(
       `assumeprobe: reading ${file === "-" ? "standard input" : file} failed: ${(e as Error).message}\n`,

@@ -1,37 +1,15 @@
-import { getDb } from "@/db/client";
-import { exportRunRows, findRunId } from "@/db/queries/exportRun";
+import { exportResponse } from "@/app/_export/exportResponse";
+import { decodeSegment } from "@/lib/runPath";
 
-/** The run as `assumeprobe export` prints it, as a JSONL download streamed in chunks. */
-export async function GET(_req: Request, ctx: { params: Promise<{ name: string }> }) {
-  const name = decodeURIComponent((await ctx.params).name);
-  const db = getDb();
-  const runId = findRunId(db, name);
-  if (runId === undefined) return new Response(`unknown run "${name}"\n`, { status: 404 });
-  const rows = exportRunRows(db, runId);
-  const enc = new TextEncoder();
-  const stream = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      const parts: string[] = [];
-      for (let i = 0; i < 2000; i++) {
-        const r = rows.next();
-        if (r.done) {
-          if (parts.length) controller.enqueue(enc.encode(parts.join("")));
-          controller.close();
-          return;
-        }
-        parts.push(`${JSON.stringify(r.value)}\n`);
-      }
-      controller.enqueue(enc.encode(parts.join("")));
-    },
-    cancel() {
-      rows.return(undefined);
-    },
-  });
-  const file = name.replace(/[^A-Za-z0-9._-]+/g, "_");
-  return new Response(stream, {
-    headers: {
-      "content-type": "application/x-ndjson; charset=utf-8",
-      "content-disposition": `attachment; filename="${file}.jsonl"`,
-    },
-  });
+export const dynamic = "force-dynamic";
+
+/**
+ * The run as `assumeprobe export` prints it, under the run page's filter, as a JSONL download.
+ * The name is read from the request's own path and decoded once: Next.js hands route handlers an
+ * already decoded segment, and decoding that again read `%2541` as `A` and `100%25` as an error.
+ */
+export function GET(req: Request) {
+  const url = new URL(req.url);
+  const segment = url.pathname.split("/")[2] ?? "";
+  return exportResponse(decodeSegment(segment), url.searchParams);
 }
