@@ -102,3 +102,15 @@ export async function POST(req: Request) {
   // Cut off (past the limit, short of its length, a broken gzip stream): what was kept, and why it stopped.
   return json(meter.exceeded ? 413 : 400, { ...summary, error: describeFailure(failed) });
 }
+
+/**
+ * Any other method: the same checks first (a cross-site request is refused as such, whatever its
+ * method), then 405. The proxy does not run for this route, so Next.js's own 405 would skip them.
+ */
+async function otherMethod(req: Request) {
+  const refused = guardRequest(new NextRequest(req.url, { method: req.method, headers: req.headers }));
+  if (refused) return refused;
+  return json(405, { error: `${req.method} is not allowed here: upload a file with POST` });
+}
+
+export { otherMethod as DELETE, otherMethod as OPTIONS, otherMethod as PATCH, otherMethod as PUT };
