@@ -19,6 +19,8 @@ import {
  *   `sig` is the trace's tag signature (lib/ingest/tagSignature.ts), so an intersection skips
  *   most non-matching traces of its rarest range without a lookup each.
  * - `trace_search`: a contentless FTS5 index over response text and argument values.
+ * Drizzle cannot express the CHECK on review labels, WITHOUT ROWID, or the trigger that fills
+ * `run_scoring` either: 0006_review_loop.sql holds them.
  */
 
 const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`;
@@ -169,7 +171,12 @@ export const runCounts = sqliteTable(
   (t) => [primaryKey({ columns: [t.runId, t.probeId, t.tagId] })],
 );
 
-/** A reviewer's label for one field of one trace; history is every row, the newest is current. */
+/**
+ * Reviews: append-only. A field's current review is its newest; a clear is a review with no label;
+ * `replaces` is the review that was current when this one was written (what undo goes back to).
+ * Written only through db/queries/reviews.ts, which keeps the trace's human-label tags and the
+ * run's counts in step.
+ */
 export const reviews = sqliteTable(
   "reviews",
   {
@@ -178,12 +185,86 @@ export const reviews = sqliteTable(
       .notNull()
       .references(() => traces.id, { onDelete: "cascade" }),
     field: text().notNull(),
-    label: text().notNull(),
+    /** null: a clear (the human label falls back to the imported one). */
+    label: text(),
     reviewer: text().notNull(),
     note: text().notNull().default(""),
+    replaces: integer(),
     createdAt: text("created_at").notNull().default(now),
   },
   (t) => [index("reviews_trace").on(t.traceId, t.field, t.id)],
+);
+
+/**
+ * Which probe version (and lexicon version: 0 until the lexicon exists) scored each probe's
+ * traces in a run. A trigger on `traces` (0006_review_loop.sql) records every insert; a re-score
+ * replaces a run's rows for the probes it re-scored.
+ */
+export const runScoring = sqliteTable(
+  "run_scoring",
+  {
+    runId: integer("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    probeId: text("probe_id").notNull(),
+    probeVersion: integer("probe_version").notNull(),
+    lexiconVersion: integer("lexicon_version").notNull().default(0),
+    createdAt: text("created_at").notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.probeId, t.probeVersion, t.lexiconVersion] })],
+);
+
+/** A bulk relabel of a run page's filter, written in short resumable batches (db/queries/bulkReviews.ts). */
+export const bulkReviews = sqliteTable(
+  "bulk_reviews",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    runId: integer("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    /** The run page's filter (JSON, without paging). */
+    filter: text().notNull(),
+    field: text().notNull(),
+    /** null: clear. */
+    label: text(),
+    reviewer: text().notNull(),
+    note: text().notNull().default(""),
+    /** The count the reviewer confirmed. */
+    total: integer().notNull(),
+    /** The newest review when the count was shown: a field reviewed since is skipped and listed. */
+    seenReviewId: integer("seen_review_id").notNull(),
+    /** The run's newest trace then: traces ingested later are not touched. */
+    lastTraceId: integer("last_trace_id").notNull(),
+    /** Every trace up to this id is done. */
+    cursor: integer().notNull().default(0),
+    written: integer().notNull().default(0),
+    skipped: integer().notNull().default(0),
+    /** running, done, failed, cancelled. */
+    status: text().notNull().default("running"),
+    error: text(),
+    leaseOwner: text("lease_owner"),
+    /** Epoch milliseconds until which the owner's runner holds the job. */
+    leaseUntil: integer("lease_until"),
+    createdAt: text("created_at").notNull().default(now),
+    updatedAt: text("updated_at").notNull().default(now),
+    finishedAt: text("finished_at"),
+  },
+  (t) => [index("bulk_reviews_run").on(t.runId, t.id)],
+);
+
+/** Fields a bulk relabel left alone because their review changed after the count was shown. */
+export const bulkReviewSkips = sqliteTable(
+  "bulk_review_skips",
+  {
+    jobId: integer("job_id")
+      .notNull()
+      .references(() => bulkReviews.id, { onDelete: "cascade" }),
+    traceId: integer("trace_id").notNull(),
+    field: text().notNull(),
+    /** The review that landed after the count was shown. */
+    reviewId: integer("review_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.traceId, t.field] })],
 );
 
 export const fixtureSets = sqliteTable("fixture_sets", {

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { GATE_VERDICTS } from "./gate/decide";
-import { AGREEMENT, tag } from "./ingest/tags";
+import { AGREEMENT, ANY_FIELD, tag } from "./ingest/tags";
 import { LABELS } from "./probe/schema";
 import { FIELD_FLAGS, INJECT_REASONS, TRACE_FLAGS } from "./probe/score";
+import { HUMAN_FILTER_ALIASES, HUMAN_FILTERS } from "./review/humanFilter";
 
 export { AGREEMENT, GATE_VERDICTS };
 export const FLAG_OPTIONS = [...TRACE_FLAGS, ...FIELD_FLAGS] as const;
@@ -25,7 +26,10 @@ export const TraceFilterSchema = z.object({
   reason: optional(z.enum(INJECT_REASONS)).catch(undefined),
   flag: optional(z.enum(FLAG_OPTIONS)).catch(undefined),
   gate: optional(z.enum(GATE_VERDICTS)).catch(undefined),
-  human: optional(z.enum(AGREEMENT)).catch(undefined),
+  /** The current human label (review, else imported): a label, reviewed, unreviewed, differs, agree. */
+  human: optional(
+    z.preprocess((v) => (typeof v === "string" ? (HUMAN_FILTER_ALIASES[v] ?? v) : v), z.enum(HUMAN_FILTERS)),
+  ).catch(undefined),
   recorded: optional(z.enum(AGREEMENT)).catch(undefined),
   probe: optional(z.string().max(200)),
   q: optional(z.string().max(200)),
@@ -50,10 +54,28 @@ export function filterTags(f: TraceFilter, field: string | null): string[] {
   if (field) {
     if (f.label) tags.push(tag.label(field, f.label));
     if (f.reason) tags.push(tag.reason(field, f.reason));
-    if (f.human) tags.push(tag.human(field, f.human === "agree"));
+    if (f.human === "agree" || f.human === "differs") tags.push(tag.human(field, f.human === "agree"));
+    else if (f.human === "reviewed") tags.push(tag.review(field, "reviewed"));
+    else if (f.human && f.human !== "unreviewed") tags.push(tag.humanLabel(field, f.human));
     if (f.recorded) tags.push(tag.recorded(field, f.recorded === "agree"));
   }
   return tags;
+}
+
+/**
+ * The tag a matching trace must NOT carry (`human=unreviewed`: no current review of the field),
+ * with the field the trace must probe when no other per-field tag of the filter says it does
+ * (null for any field, where "unreviewed" means no field of the trace is reviewed).
+ */
+export function filterExclusion(
+  f: TraceFilter,
+  field: string | null,
+): { tag: string; mustProbe: string | null } | null {
+  if (f.human !== "unreviewed" || !field) return null;
+  const perFieldTag = Boolean(
+    f.label || f.reason || f.recorded || (f.flag && !(TRACE_FLAGS as readonly string[]).includes(f.flag)),
+  );
+  return { tag: tag.review(field, "reviewed"), mustProbe: field === ANY_FIELD || perFieldTag ? null : field };
 }
 
 /** The filter as URL search parameters (without paging unless asked). */

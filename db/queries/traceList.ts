@@ -1,5 +1,7 @@
 import { tagSignature } from "../../lib/ingest/tagSignature";
-import { filterTags, type TraceFilter } from "../../lib/traceFilter";
+import { tag } from "../../lib/ingest/tags";
+import { LABELS } from "../../lib/probe/schema";
+import { filterExclusion, filterTags, type TraceFilter } from "../../lib/traceFilter";
 import type { Db } from "../client";
 import { findTagId } from "./tags";
 
@@ -70,6 +72,28 @@ interface Scope {
   tags: { id: number; n: number }[];
   sig: number;
   match: string | null;
+  /** A tag a match must not carry (`human=unreviewed`), when that tag exists. */
+  exclude: { id: number; n: number } | null;
+  /** A field a match must probe (an unreviewed field, when no other tag implies it is probed). */
+  mustProbe: string | null;
+}
+
+/** Conditions on a candidate trace id (`idSql`) beyond its tags: the exclusion and the probed field. */
+function extraConditions(s: Scope, idSql: string, args: unknown[]): string[] {
+  const cond: string[] = [];
+  if (s.exclude) {
+    cond.push(
+      `NOT EXISTS (SELECT 1 FROM trace_tags xe WHERE xe.run_id = ? AND xe.tag_id = ? AND xe.trace_id = ${idSql})`,
+    );
+    args.push(s.runId, s.exclude.id);
+  }
+  if (s.mustProbe !== null) {
+    cond.push(
+      `EXISTS (SELECT 1 FROM traces tp, json_each(tp.labels) jl WHERE tp.id = ${idSql} AND jl.key = ?)`,
+    );
+    args.push(s.mustProbe);
+  }
+  return cond;
 }
 
 type Cursor = { op: ">" | "<"; id: number };
@@ -87,7 +111,21 @@ function resolve(db: Db, runId: number, filter: TraceFilter, field: string | nul
     if (id === undefined) return null;
     tags.push({ id, n: stmt.get(runId, id) as number });
   }
-  return { db, runId, tags: tags.sort((x, y) => x.n - y.n), sig: tagSignature(names), match };
+  const ex = filterExclusion(filter, field);
+  let exclude: Scope["exclude"] = null;
+  if (ex) {
+    const id = findTagId(db, ex.tag);
+    if (id !== undefined) exclude = { id, n: stmt.get(runId, id) as number };
+  }
+  return {
+    db,
+    runId,
+    tags: tags.sort((x, y) => x.n - y.n),
+    sig: tagSignature(names),
+    match,
+    exclude,
+    mustProbe: ex?.mustProbe ?? null,
+  };
 }
 
 /** Builds "ids of this run matching the filter, keyset-ordered". `dir` asc pages forward, desc backward. */
@@ -114,6 +152,7 @@ function planIds(
       );
       args.push(runId, id);
     }
+    cond.push(...extraConditions(s, "s.rowid", args));
     if (cursor) {
       cond.push(`s.rowid ${cursor.op} ?`);
       args.push(cursor.id);
@@ -122,7 +161,10 @@ function planIds(
   } else if (ids.length === 0) {
     args.push(runId);
     if (cursor) args.push(cursor.id);
-    sql = `SELECT id FROM traces WHERE run_id = ?${cursor ? ` AND id ${cursor.op} ?` : ""} ORDER BY id ${dir} LIMIT ?`;
+    const extra = extraConditions(s, "tr.id", args)
+      .map((c) => ` AND ${c}`)
+      .join("");
+    sql = `SELECT tr.id AS id FROM traces tr WHERE tr.run_id = ?${cursor ? ` AND tr.id ${cursor.op} ?` : ""}${extra} ORDER BY tr.id ${dir} LIMIT ?`;
   } else {
     const from = ["trace_tags t0"];
     const cond = ["t0.run_id = ?", "t0.tag_id = ?"];
@@ -137,6 +179,7 @@ function planIds(
       cond.push(`t${i}.run_id = t0.run_id`, `t${i}.tag_id = ?`, `t${i}.trace_id = t0.trace_id`);
       args.push(ids[i]);
     }
+    cond.push(...extraConditions(s, "t0.trace_id", args));
     if (cursor) {
       cond.push(`t0.trace_id ${cursor.op} ?`);
       args.push(cursor.id);
@@ -190,6 +233,7 @@ function searchFromCursor(
     );
     args.push(runId, t.id);
   }
+  cond.push(...extraConditions(s, "w.value", args));
   args.push(limit);
   const hits = db.sqlite
     .prepare(`SELECT w.value FROM json_each(?) w WHERE ${cond.join(" AND ")} ORDER BY w.key LIMIT ?`)
@@ -215,11 +259,13 @@ function countMatching(s: Scope): MatchCount {
       .get(...plan.args) as number;
     return n > SEARCH_COUNT_CAP ? { n: SEARCH_COUNT_CAP, kind: "atLeast" } : { n, kind: "exact" };
   }
-  if (tags.length === 0) {
+  const filtered = s.exclude !== null || s.mustProbe !== null;
+  if (tags.length === 0 && !filtered) {
     const n = db.sqlite.prepare("SELECT trace_count FROM runs WHERE id = ?").pluck().get(runId) as number;
     return { n, kind: "exact" };
   }
-  if (tags.length === 1) return { n: tags[0].n, kind: "exact" };
+  if (tags.length === 0) return { n: unreviewedCount(s), kind: "exact" };
+  if (tags.length === 1 && !filtered) return { n: tags[0].n, kind: "exact" };
   const [rarest, ...rest] = tags;
   const cond = rest.map(
     () =>
@@ -227,6 +273,7 @@ function countMatching(s: Scope): MatchCount {
   );
   const args: unknown[] = [runId, rarest.id, COUNT_SAMPLE, s.sig, s.sig];
   for (const t of rest) args.push(runId, t.id);
+  cond.push(...extraConditions(s, "s.trace_id", args));
   const hits = db.sqlite
     .prepare(
       `SELECT count(*) FROM (SELECT trace_id, sig FROM trace_tags WHERE run_id = ? AND tag_id = ? ORDER BY trace_id LIMIT ?) s
@@ -236,6 +283,28 @@ function countMatching(s: Scope): MatchCount {
     .get(...args) as number;
   if (rarest.n <= COUNT_SAMPLE) return { n: hits, kind: "exact" };
   return { n: Math.round((hits * rarest.n) / COUNT_SAMPLE), kind: "estimate" };
+}
+
+/**
+ * Traces with no current review of the field (of any field, for ANY_FIELD), from the kept counts:
+ * the traces probing it (one label tag each) less the reviewed ones.
+ */
+function unreviewedCount(s: Scope): number {
+  const { db, runId } = s;
+  const reviewed = s.exclude?.n ?? 0;
+  if (s.mustProbe === null) {
+    const n = db.sqlite.prepare("SELECT trace_count FROM runs WHERE id = ?").pluck().get(runId) as number;
+    return n - reviewed;
+  }
+  let probing = 0;
+  const stmt = db.sqlite
+    .prepare("SELECT coalesce(sum(n), 0) FROM run_counts WHERE run_id = ? AND tag_id = ?")
+    .pluck();
+  for (const l of LABELS) {
+    const id = findTagId(db, tag.label(s.mustProbe, l));
+    if (id !== undefined) probing += stmt.get(runId, id) as number;
+  }
+  return probing - reviewed;
 }
 
 const ROW_SQL = `SELECT id, ext_id AS extId, line, source, probe_id AS probeId, labels, result, latency_ms AS latencyMs,

@@ -32,8 +32,11 @@ const VOCABULARY: Record<TagKind, readonly string[] | null> = {
   human: AGREEMENT,
   recorded: AGREEMENT,
   probe: [],
+  // No combined filter needs these: a human label or a review kind drives its own scan (or is
+  // checked exactly after the others), so they take none of the few bits left.
   humanLabel: null,
   sideEffect: null,
+  review: null,
 };
 
 const vocabularyBits = new Map<string, number>();

@@ -1,4 +1,5 @@
 import type { TraceScore } from "../probe/score";
+import { humanLabel, reviewMeaning } from "../review/humanLabel";
 
 /**
  * The filterable facts of a scored trace, as tag names. The run page filters by intersecting
@@ -16,6 +17,7 @@ const FIELD_PREFIX = {
   humanLabel: "hl",
   recorded: "rec",
   sideEffect: "se",
+  review: "rv",
 } as const;
 
 function fieldTag(prefix: string, field: string, value: string): string {
@@ -26,6 +28,16 @@ function fieldTag(prefix: string, field: string, value: string): string {
 export const AGREEMENT = ["agree", "disagree"] as const;
 const agreement = (agrees: boolean) => (agrees ? AGREEMENT[0] : AGREEMENT[1]);
 
+/**
+ * What a field's current review says, as tags: `reviewed` (it has a label; a clear withdraws it)
+ * and whether it `corrects` our label or `confirms` it. The run page's reviewed / unreviewed
+ * filters and the review counts (progress, corrected vs confirmed) read them.
+ */
+export const REVIEW_KINDS = ["reviewed", "corrects", "confirms"] as const;
+
+/** Per field, the label of its current review (null: a clear); fields with no review are absent. */
+export type CurrentReviewLabels = Readonly<Record<string, string | null>>;
+
 export const tag = {
   probe: (id: string) => `p:${id}`,
   label: (field: string, label: string) => fieldTag(FIELD_PREFIX.label, field, label),
@@ -33,9 +45,12 @@ export const tag = {
   fieldFlag: (field: string, flag: string) => fieldTag(FIELD_PREFIX.fieldFlag, field, flag),
   flag: (flag: string) => `f:${flag}`,
   gate: (verdict: string) => `g:${verdict}`,
-  /** An imported human label's agreement with ours. */
+  /** The current human label's (review, else imported) agreement with ours. */
   human: (field: string, agrees: boolean) => fieldTag(FIELD_PREFIX.human, field, agreement(agrees)),
+  /** The current human label: the field's current review, else its imported label. */
   humanLabel: (field: string, label: string) => fieldTag(FIELD_PREFIX.humanLabel, field, label),
+  /** What the field's current review says (REVIEW_KINDS). */
+  review: (field: string, kind: (typeof REVIEW_KINDS)[number]) => fieldTag(FIELD_PREFIX.review, field, kind),
   /** A recorded (harness) label's agreement with ours. */
   recorded: (field: string, agrees: boolean) => fieldTag(FIELD_PREFIX.recorded, field, agreement(agrees)),
   sideEffect: (field: string, label: string) => fieldTag(FIELD_PREFIX.sideEffect, field, label),
@@ -70,11 +85,60 @@ function fieldTagPair(prefix: string, field: string, value: string): [string, st
   return pair;
 }
 
+type PerField = (prefix: string, field: string, value: string) => void;
+
+/** A field's human-label tags: the current human label, its agreement with ours, what its review says. */
+function addHumanTags(
+  perField: PerField,
+  field: string,
+  ours: string,
+  imported: string | undefined,
+  review: string | null | undefined,
+): void {
+  const current = review === undefined ? undefined : { label: review };
+  const h = humanLabel(current, imported);
+  if (h !== undefined) {
+    perField(FIELD_PREFIX.human, field, agreement(h.label === ours));
+    perField(FIELD_PREFIX.humanLabel, field, h.label);
+  }
+  if (review) {
+    perField(FIELD_PREFIX.review, field, REVIEW_KINDS[0]);
+    perField(FIELD_PREFIX.review, field, reviewMeaning(review, ours));
+  }
+}
+
+/**
+ * The human-label tags of a trace's fields (with their any-field twins): what a review rewrites.
+ * `traceTags` holds the same ones among the rest.
+ */
+export function humanTags(
+  fields: Readonly<Record<string, { label: string }>>,
+  human: Readonly<Record<string, string>> | undefined | null,
+  reviews: CurrentReviewLabels | undefined,
+): string[] {
+  const tags: string[] = [];
+  const any: string[] = [];
+  const perField: PerField = (prefix, field, value) => {
+    const [t, a] = fieldTagPair(prefix, field, value);
+    tags.push(t);
+    if (!any.includes(a)) any.push(a);
+  };
+  for (const field of Object.keys(fields)) {
+    addHumanTags(perField, field, fields[field].label, human?.[field], reviews?.[field]);
+  }
+  return [...tags, ...any];
+}
+
+/**
+ * Every filterable tag of a scored trace. `human` are its imported labels, `reviews` its current
+ * reviews (none at ingest): human-label tags mean the current human label.
+ */
 export function traceTags(
   probeId: string,
   score: TraceScore,
-  human: Readonly<Record<string, string>> | undefined,
-  recorded: Readonly<Record<string, string>> | undefined,
+  human: Readonly<Record<string, string>> | undefined | null,
+  recorded: Readonly<Record<string, string>> | undefined | null,
+  reviews?: CurrentReviewLabels,
 ): string[] {
   const tags = [tag.probe(probeId), tag.gate(score.gate.verdict)];
   // "Any field" tags: one per distinct value, so runs whose probes name different fields
@@ -91,12 +155,7 @@ export function traceTags(
     perField(FIELD_PREFIX.label, field, f.label);
     if (f.reasons) for (const r of f.reasons) perField(FIELD_PREFIX.reason, field, r);
     for (const fl of f.flags) perField(FIELD_PREFIX.fieldFlag, field, fl);
-    const h = human?.[field];
-    if (h !== undefined) {
-      const hu = h.toUpperCase();
-      perField(FIELD_PREFIX.human, field, agreement(hu === f.label));
-      perField(FIELD_PREFIX.humanLabel, field, hu);
-    }
+    addHumanTags(perField, field, f.label, human?.[field], reviews?.[field]);
     const rec = recorded?.[field];
     if (rec !== undefined) perField(FIELD_PREFIX.recorded, field, agreement(rec.toUpperCase() === f.label));
   }
@@ -122,7 +181,8 @@ export type TagKind =
   | "human"
   | "humanLabel"
   | "recorded"
-  | "sideEffect";
+  | "sideEffect"
+  | "review";
 
 export interface ParsedTag {
   kind: TagKind;
@@ -141,6 +201,7 @@ const KINDS: Record<string, TagKind> = {
   hl: "humanLabel",
   rec: "recorded",
   se: "sideEffect",
+  rv: "review",
 };
 
 /** The inverse of `tag.*`: kind, field (for per-field tags) and value. */

@@ -77,7 +77,11 @@ export function FieldLabels({ t, focusField }: { t: TraceDetail; focusField: str
                   </td>
                   {showReviews ? (
                     <td className="py-1.5 pr-3">
-                      <OtherLabel ours={s.label} other={latestReview.get(f)?.label} testId="review-label" />
+                      <OtherLabel
+                        ours={s.label}
+                        other={latestReview.get(f)?.label ?? undefined}
+                        testId="review-label"
+                      />
                       {latestReview.get(f) ? (
                         <span className="block text-[11px] text-slate-500">
                           by {latestReview.get(f)?.reviewer}
