@@ -388,3 +388,20 @@ export function neighbours(
   const next = matchingIds(s, { op: ">", id: traceId }, "ASC", 1)[0] ?? null;
   return { prev, next };
 }
+
+/**
+ * Up to `limit` ids of the run's traces matching a filter, after `afterId`, ascending (a bulk
+ * relabel walks its filter with this).
+ */
+export function matchingIdsAfter(
+  db: Db,
+  runId: number,
+  filter: TraceFilter,
+  field: string | null,
+  afterId: number,
+  limit: number,
+): number[] {
+  const s = resolve(db, runId, filter, field);
+  if (s === null) return [];
+  return matchingIds(s, { op: ">", id: afterId }, "ASC", limit);
+}
