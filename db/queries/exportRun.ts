@@ -1,4 +1,5 @@
 import type { Db } from "../client";
+import { currentReviewsOf, humanLabelsOf, type Review } from "./reviews";
 
 export interface ExportRow {
   trace_id: number;
@@ -44,14 +45,19 @@ export function* exportRunRows(db: Db, runId: number, batch = 2000): Generator<E
   for (;;) {
     const rows = stmt.all(runId, after, batch) as Stored[];
     if (rows.length === 0) return;
-    for (const r of rows) yield toExportRow(r);
+    // `human` is the current human labels: each field's current review, else its imported label.
+    const reviews = currentReviewsOf(
+      db,
+      rows.map((r) => r.trace_id),
+    );
+    for (const r of rows) yield toExportRow(r, reviews.get(r.trace_id));
     after = rows[rows.length - 1].trace_id;
   }
 }
 
-function toExportRow(r: Stored): ExportRow {
+function toExportRow(r: Stored, reviews: Map<string, Review> | undefined): ExportRow {
   const score = JSON.parse(r.result) as {
-    fields: unknown;
+    fields: Record<string, unknown>;
     flags: unknown;
     gate: unknown;
     side_effect?: unknown;
@@ -66,9 +72,26 @@ function toExportRow(r: Stored): ExportRow {
     fields: score.fields,
     flags: score.flags,
     gate: score.gate,
-    human: r.human ? JSON.parse(r.human) : {},
+    human: currentHuman(Object.keys(score.fields), reviews, r.human),
   };
   if (!score.side_effect) return row;
   const { human, ...rest } = row;
   return { ...rest, side_effect: score.side_effect, human };
+}
+
+/** Imported labels as stored, with each probed field's current review in its place. */
+function currentHuman(
+  fields: string[],
+  reviews: Map<string, Review> | undefined,
+  imported: string | null,
+): Record<string, string> {
+  const parsed = imported ? (JSON.parse(imported) as Record<string, string>) : {};
+  if (!reviews) return parsed;
+  const out = { ...parsed };
+  const current = humanLabelsOf(fields, reviews, parsed);
+  for (const f of fields) {
+    if (current[f]) out[f] = current[f].label;
+    else delete out[f];
+  }
+  return out;
 }

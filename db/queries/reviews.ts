@@ -15,6 +15,7 @@ import { tagSignature } from "../../lib/ingest/tagSignature";
 import { type CurrentReviewLabels, humanTags, tag, traceTags } from "../../lib/ingest/tags";
 import { LABELS, type Label } from "../../lib/probe/schema";
 import type { TraceScore } from "../../lib/probe/score";
+import { MAX_NOTE_LENGTH, MAX_REVIEWER_LENGTH, type ReviewJson } from "../../lib/review/contract";
 import { type HumanLabel, humanLabel, undoLabel } from "../../lib/review/humanLabel";
 import type { Db } from "../client";
 import { findTagId, resetTagCache, tagId } from "./tags";
@@ -77,8 +78,8 @@ export class ReviewError extends Error {
   }
 }
 
-export const MAX_REVIEWER = 100;
-export const MAX_NOTE = 2000;
+const MAX_REVIEWER = MAX_REVIEWER_LENGTH;
+const MAX_NOTE = MAX_NOTE_LENGTH;
 
 const REVIEW_COLUMNS = `id, trace_id AS traceId, field, label, reviewer, note, replaces, created_at AS createdAt`;
 
@@ -331,7 +332,7 @@ export function humanLabelsOf(
 }
 
 /** A review in the shape the CLI prints (`assumeprobe label`). */
-export function reviewJson(r: Review) {
+export function reviewJson(r: Review): ReviewJson {
   return {
     id: r.id,
     trace_id: r.traceId,

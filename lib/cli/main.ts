@@ -1,6 +1,7 @@
 import { Command, CommanderError } from "commander";
 import { registerExport } from "./commands/export";
 import { registerIngest } from "./commands/ingest";
+import { registerLabel } from "./commands/label";
 import { registerProbes } from "./commands/probes";
 import { registerScore } from "./commands/score";
 import { registerSetup } from "./commands/setup";
@@ -19,6 +20,7 @@ export function buildProgram(): Command {
   registerIngest(program);
   registerExport(program);
   registerProbes(program);
+  registerLabel(program);
   registerSetup(program);
   return program;
 }
