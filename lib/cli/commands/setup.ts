@@ -7,6 +7,7 @@ import { openSource, sourceName, sourceSize } from "../../ingest/readSource";
 import { DEFAULT_PROBE_ID } from "../../probe/builtin";
 import { projectRoot } from "../../root";
 import { cliDb } from "../db";
+import { loadDemoReviews } from "../demoReviews";
 
 function sources(paths: string[]): IngestSource[] {
   return paths.map((f) => ({
@@ -45,9 +46,10 @@ export async function loadDemo(log: (s: string) => void): Promise<void> {
     { probe: DEFAULT_PROBE_ID, format: "trace", origin: "demo" },
     store,
   );
+  const reviews = loadDemoReviews(db, join(demoDir, "reviews.json"));
   db.sqlite.pragma("optimize");
   log(
-    `assumeprobe: loaded demo data: ${a.ingested + b.ingested} traces in ${a.runs.length + b.runs.length} runs (start empty with ASSUMEPROBE_DEMO=0)`,
+    `assumeprobe: loaded demo data: ${a.ingested + b.ingested} traces in ${a.runs.length + b.runs.length} runs, ${reviews} reviews (start empty with ASSUMEPROBE_DEMO=0)`,
   );
 }
 
