@@ -3,6 +3,7 @@
 import { FlagList } from "@/app/_components/FlagList";
 import { GateBadge } from "@/app/_components/GateBadge";
 import { LabelChip } from "@/app/_components/LabelChip";
+import { HumanLabels, type HumanLabelView } from "./HumanLabels";
 
 /** What a row shows, computed on the server (the raw row never crosses to the client). */
 export interface TraceRowView {
@@ -12,6 +13,8 @@ export interface TraceRowView {
   probeId: string;
   /** [field, label], the filtered field first. */
   labels: [string, string][];
+  /** The current human label per field that has one (a review, else imported). */
+  human: HumanLabelView[];
   flags: string[];
   verdict: string;
   latency: string;
@@ -41,6 +44,7 @@ export function TraceTable({
             <th className="px-3 py-2 font-medium">Trace</th>
             {showProbe ? <th className="px-3 py-2 font-medium">Probe</th> : null}
             <th className="px-3 py-2 font-medium">Labels</th>
+            <th className="px-3 py-2 font-medium">Human</th>
             <th className="px-3 py-2 font-medium">Flags</th>
             <th className="px-3 py-2 font-medium">Gate</th>
             <th className="px-3 py-2 text-right font-medium">Latency</th>
@@ -74,6 +78,9 @@ export function TraceTable({
                       <LabelChip key={f} field={f} label={label} testId="label-chip" />
                     ))}
                   </div>
+                </td>
+                <td>
+                  <HumanLabels labels={r.human} />
                 </td>
                 <td>
                   <FlagList flags={r.flags} />

@@ -3,14 +3,21 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Card } from "@/app/_components/Card";
 import { FieldRatesTable } from "@/app/_components/FieldRatesTable";
+import { bulkJobView } from "@/app/_review/bulkView";
+import { currentReviewer } from "@/app/_review/reviewer";
 import { getDb } from "@/db/client";
+import { latestBulkJob } from "@/db/queries/bulkReviews";
+import { resumeBulkJobs } from "@/db/queries/bulkRunner";
+import { currentReviewsOf } from "@/db/queries/reviews";
 import { listRunErrors } from "@/db/queries/runErrors";
 import { getRunSummary } from "@/db/queries/runs";
 import { COUNT_SAMPLE, listTraces } from "@/db/queries/traceList";
 import { ANY_FIELD } from "@/lib/ingest/tags";
 import { LABEL_ORDER, primaryField } from "@/lib/labelOrder";
 import { INJECT_REASONS } from "@/lib/probe/score";
+import { HUMAN_FILTERS, humanFilterText } from "@/lib/review/humanFilter";
 import { FLAG_OPTIONS, filterToParams, GATE_VERDICTS, parseTraceFilter } from "@/lib/traceFilter";
+import { BulkRelabel } from "./BulkRelabel";
 import { FilterBar, type FilterSelect } from "./FilterBar";
 import { RunKeys } from "./RunKeys";
 import { traceRowView } from "./rowView";
@@ -50,6 +57,20 @@ export default async function RunPage({ params, searchParams }: Props) {
   };
   const hrefFor = (f: string, label: string) => `${base}?${new URLSearchParams({ field: f, label })}`;
   const errors = run.rejectedCount > 0 ? listRunErrors(db, run.id, 100) : [];
+  const reviews = currentReviewsOf(
+    db,
+    page.rows.map((r) => r.id),
+  );
+  // A bulk relabel left running (a reload, a restart) goes on, and its progress shows.
+  resumeBulkJobs(db);
+  const bulk = latestBulkJob(db, run.id);
+  const reviewer = await currentReviewer();
+  const reviewed = { reviewed: 0, corrects: 0, confirms: 0 };
+  for (const f of run.fields) {
+    reviewed.reviewed += f.reviews.reviewed;
+    reviewed.corrects += f.reviews.corrects;
+    reviewed.confirms += f.reviews.confirms;
+  }
 
   const selects: FilterSelect[] = [
     {
@@ -82,13 +103,10 @@ export default async function RunPage({ params, searchParams }: Props) {
     },
     {
       name: "human",
-      label: "Imported human label",
+      label: "Human label",
       value: filter.human ?? "",
       any: "any",
-      options: [
-        { value: "disagree", label: "disagrees with ours" },
-        { value: "agree", label: "agrees with ours" },
-      ],
+      options: HUMAN_FILTERS.map((h) => ({ value: h, label: humanFilterText(h) })),
     },
     {
       name: "recorded",
@@ -132,6 +150,17 @@ export default async function RunPage({ params, searchParams }: Props) {
                 {run.mismatchCount} answered by another model
               </span>
             ) : null}
+            {reviewed.reviewed > 0 ? (
+              <Link
+                href={`${base}?${new URLSearchParams({ field: ANY_FIELD, human: "reviewed" })}`}
+                className="ml-2 rounded bg-indigo-50 px-1.5 py-0.5 text-xs text-indigo-900 hover:underline"
+                data-testid="review-summary"
+              >
+                {reviewed.reviewed.toLocaleString("en-US")} fields reviewed:{" "}
+                {reviewed.corrects.toLocaleString("en-US")} corrected ours,{" "}
+                {reviewed.confirms.toLocaleString("en-US")} confirmed
+              </Link>
+            ) : null}
             {run.rejectedCount > 0 ? (
               <a href="#rejected" className="ml-2 rounded bg-red-100 px-1.5 py-0.5 text-xs text-red-900">
                 {run.rejectedCount} rejected lines
@@ -157,7 +186,7 @@ export default async function RunPage({ params, searchParams }: Props) {
 
       <FilterBar action={base} selects={selects} q={filter.q ?? ""} clearHref={base} />
 
-      <div className="flex items-baseline justify-between">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
         <p
           className="text-sm text-slate-700"
           data-testid="match-count"
@@ -180,10 +209,20 @@ export default async function RunPage({ params, searchParams }: Props) {
             <span className="text-slate-500"> (field {field})</span>
           ) : null}
         </p>
-        <Pager
-          prev={page.prevBefore && pageHref("before", page.prevBefore)}
-          next={page.nextAfter && pageHref("after", page.nextAfter)}
-        />
+        <div className="flex flex-wrap items-center gap-2">
+          <BulkRelabel
+            run={run.name}
+            query={query}
+            field={field}
+            filterText={[...filterParams].map(([k, v]) => `${k}=${v}`).join(" ")}
+            reviewer={reviewer}
+            running={bulk?.status === "running" ? bulkJobView(bulk) : null}
+          />
+          <Pager
+            prev={page.prevBefore && pageHref("before", page.prevBefore)}
+            next={page.nextAfter && pageHref("after", page.nextAfter)}
+          />
+        </div>
       </div>
 
       {page.rows.length === 0 ? (
@@ -198,7 +237,7 @@ export default async function RunPage({ params, searchParams }: Props) {
         </div>
       ) : (
         <TraceTable
-          rows={page.rows.map((r) => traceRowView(r, field))}
+          rows={page.rows.map((r) => traceRowView(r, field, reviews.get(r.id)))}
           query={query}
           showProbe={run.probes.length > 1}
         />

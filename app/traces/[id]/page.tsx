@@ -11,6 +11,7 @@ import { CutNote, SafeJsonBlock } from "@/app/_components/SafeJsonBlock";
 import { ToolSchema } from "@/app/_components/ToolSchema";
 import { TraceKeys } from "@/app/_components/TraceKeys";
 import { WorldPanels } from "@/app/_components/WorldPanels";
+import { currentReviewer } from "@/app/_review/reviewer";
 import { getDb } from "@/db/client";
 import { getTraceDetail, parseTraceId, traceWorldState } from "@/db/queries/traceDetail";
 import { neighbours } from "@/db/queries/traceList";
@@ -19,6 +20,10 @@ import { askTermHits, markArguments } from "@/lib/probe/argumentMarks";
 import { bareLabelField, compileProbe } from "@/lib/probe/compile";
 import { readArguments } from "@/lib/probe/score";
 import { filterToParams, parseTraceFilter, type TraceFilter } from "@/lib/traceFilter";
+import { ReviewHistory } from "./ReviewHistory";
+import { ReviewPanel } from "./ReviewPanel";
+import { REVIEW_KEYS } from "./reviewKeys";
+import { reviewView } from "./reviewView";
 import { FieldLabels, GateCard, Meta, ResponseText, SideEffect, ToolCall } from "./sections";
 
 type Props = {
@@ -90,6 +95,9 @@ export default async function TracePage({ params, searchParams }: Props) {
         : "probe default";
   const firstCall = t.response.tool_calls[0] as { arguments?: unknown } | undefined;
   const callArgs = firstCall && typeof firstCall === "object" ? readArguments(firstCall.arguments) : null;
+
+  const review = reviewView(db, t.id, t.result.fields, t.human);
+  const reviewer = await currentReviewer();
 
   const raw = t.reread.raw;
   const w2c = t.reread.when2call;
@@ -181,7 +189,7 @@ export default async function TracePage({ params, searchParams }: Props) {
             </Link>
           </div>
           <div className="flex items-center gap-2">
-            <TraceKeys prevHref={prevHref} nextHref={nextHref} backHref={runHref} />
+            <TraceKeys prevHref={prevHref} nextHref={nextHref} backHref={runHref} extraKeys={REVIEW_KEYS} />
           </div>
           <p className="text-xs text-slate-500" data-testid="filter-summary">
             {activeFilter.length > 0 ? (
@@ -214,6 +222,17 @@ export default async function TracePage({ params, searchParams }: Props) {
         }
       />
 
+      {review.fields.length > 0 ? (
+        <ReviewPanel
+          key={t.id}
+          traceId={t.id}
+          fields={review.fields}
+          focusField={field}
+          nextHref={nextHref}
+          reviewer={reviewer}
+        />
+      ) : null}
+
       {called || !hits ? (
         <div className="grid items-start gap-4 xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
           <ToolCall t={t} view={view} probe={probe} />
@@ -226,6 +245,8 @@ export default async function TracePage({ params, searchParams }: Props) {
           <ToolCall t={t} view={view} probe={probe} />
         </div>
       )}
+
+      <ReviewHistory history={review.history} fields={review.fields.map((f) => f.field)} />
 
       {t.probe ? <WorldPanels probe={t.probe} /> : null}
 

@@ -13,13 +13,10 @@ import { type ArgumentView, type AskTermHits, markValues } from "@/lib/probe/arg
 import type { CompiledProbe } from "@/lib/probe/compile";
 import { type FieldScore, readArguments } from "@/lib/probe/score";
 
-/** Per field: our label with its evidence, beside the recorded, imported human and reviewer labels. */
+/** Per field: our label with its evidence, beside the recorded and imported human labels (reviews: ReviewPanel). */
 export function FieldLabels({ t, focusField }: { t: TraceDetail; focusField: string | null }) {
   const fields = Object.entries(t.result.fields);
   const side = t.result.side_effect?.fields;
-  const latestReview = new Map<string, TraceDetail["reviews"][number]>();
-  for (const r of t.reviews) latestReview.set(r.field, r);
-  const showReviews = latestReview.size > 0;
   return (
     <Card
       title="Labels per field"
@@ -38,7 +35,6 @@ export function FieldLabels({ t, focusField }: { t: TraceDetail; focusField: str
                 <th className="py-1.5 pr-3 font-medium">Field flags</th>
                 <th className="py-1.5 pr-3 font-medium">Recorded (harness)</th>
                 <th className="py-1.5 pr-3 font-medium">Imported human</th>
-                {showReviews ? <th className="py-1.5 pr-3 font-medium">Reviewer</th> : null}
                 {side ? <th className="py-1.5 font-medium">Side effect</th> : null}
               </tr>
             </thead>
@@ -75,20 +71,6 @@ export function FieldLabels({ t, focusField }: { t: TraceDetail; focusField: str
                   <td className="py-1.5 pr-3">
                     <OtherLabel ours={s.label} other={t.human?.[f]} testId="human-label" />
                   </td>
-                  {showReviews ? (
-                    <td className="py-1.5 pr-3">
-                      <OtherLabel
-                        ours={s.label}
-                        other={latestReview.get(f)?.label ?? undefined}
-                        testId="review-label"
-                      />
-                      {latestReview.get(f) ? (
-                        <span className="block text-[11px] text-slate-500">
-                          by {latestReview.get(f)?.reviewer}
-                        </span>
-                      ) : null}
-                    </td>
-                  ) : null}
                   {side ? (
                     <td className="py-1.5">
                       {side[f] ? (
