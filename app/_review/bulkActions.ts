@@ -3,12 +3,12 @@
 import { z } from "zod";
 import { getDb } from "@/db/client";
 import { BulkError, bulkSkips, cancelBulk, countBulk, getBulkJob, startBulk } from "@/db/queries/bulkReviews";
-import { resumeBulkJobs, runBulk } from "@/db/queries/bulkRunner";
 import { getRunSummary } from "@/db/queries/runs";
 import { ANY_FIELD } from "@/lib/ingest/tags";
 import { LabelSchema } from "@/lib/probe/schema";
 import { describeZodError, NoteSchema } from "@/lib/review/contract";
 import { parseTraceFilter } from "@/lib/traceFilter";
+import { launchBulk, resumeBulkJobs } from "./bulkProcess";
 import { type BulkJobView, bulkJobView } from "./bulkView";
 import { currentReviewer } from "./reviewer";
 
@@ -73,7 +73,7 @@ export async function startBulkAction(input: unknown): Promise<{ ok: true; job: 
       { total: d.total, seenReviewId: d.seenReviewId, lastTraceId: d.lastTraceId },
       { reviewer: who.name, note: d.note },
     );
-    void runBulk(s.db, job.id).catch((e) => console.error("bulk relabel failed", e));
+    launchBulk(s.db, job.id);
     return { ok: true, job: bulkJobView(job) };
   } catch (e) {
     if (e instanceof BulkError) return { ok: false, error: e.message };

@@ -12,7 +12,7 @@ import {
   getBulkJob,
   startBulk,
 } from "./bulkReviews";
-import { runBulk } from "./bulkRunner";
+import { orphanedBulkJobs, runBulk } from "./bulkRunner";
 import { currentReviews, submitReviews } from "./reviews";
 import { reviewInconsistencies } from "./reviewTestKit";
 
@@ -68,7 +68,7 @@ describe("bulk relabel", () => {
     const sizes: number[] = [];
     for (let j = getBulkJob(db, job.id); j?.status === "running"; ) {
       const before = j.written;
-      j = bulkStep(db, job.id, { maxFields: 7 });
+      j = bulkStep(db, job.id, { maxFields: 7, budgetMs: 60_000 });
       sizes.push((j?.written ?? 0) - before);
     }
     expect(sizes.slice(0, -1).every((n) => n === 7)).toBe(true);
@@ -90,7 +90,10 @@ describe("bulk relabel", () => {
     const s = spec(runB, { label: "ASK" }, "DRIFT");
     const job = startBulk(db, s, await countBulk(db, s), who);
     expect(() => startBulk(db, s, { total: 1, seenReviewId: 0, lastTraceId: 0 }, who)).toThrow(BulkError);
-    bulkStep(db, job.id, { maxFields: 5 });
+    // A batch also ends when its time is up (here at once: one trace per batch).
+    bulkStep(db, job.id, { maxFields: 5, budgetMs: 0 });
+    expect(getBulkJob(db, job.id)?.written).toBe(1);
+    bulkStep(db, job.id, { maxFields: 4, budgetMs: 60_000 });
     const half = getBulkJob(db, job.id);
     expect(half?.written).toBe(5);
     // A restart: another connection (another process) picks the job up where it stopped.
@@ -192,5 +195,8 @@ describe("bulk relabel", () => {
     expect(claimBulk(db, job.id, "two", now + 1000, now)).toBe(false);
     expect(claimBulk(db, job.id, "one", now + 2000, now)).toBe(true);
     expect(claimBulk(db, job.id, "two", now + 5000, now + 3000)).toBe(true);
+    // Held: not an orphan; once its lease runs out (its runner died), it is one, and is resumed.
+    expect(orphanedBulkJobs(db, now + 4000).map((j) => j.id)).not.toContain(job.id);
+    expect(orphanedBulkJobs(db, now + 6000).map((j) => j.id)).toContain(job.id);
   });
 });

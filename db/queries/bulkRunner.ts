@@ -1,8 +1,9 @@
 /**
- * Runs bulk relabel jobs to their end, one short batch at a time, yielding the thread between
- * batches so page requests are answered meanwhile. A runner holds a job by a lease it renews
- * each batch; a job whose runner died (a restart) is taken over once its lease runs out, and
- * `resumeBulkJobs` (called by the run page and the progress poll) starts it again.
+ * Runs bulk relabel jobs to their end, one short batch at a time, pausing between batches so
+ * other writers get the lock. A runner holds a job by a lease it renews each batch; a job whose
+ * runner died (a restart, a kill) is taken over once its lease runs out. The dashboard runs each
+ * job in a child process (app/_review/bulkProcess.ts, `assumeprobe bulk-run`), so its batches
+ * never hold the server's thread; tests and the CLI call runBulk directly.
  */
 import { randomBytes } from "node:crypto";
 import type { Db } from "../client";
@@ -32,18 +33,19 @@ function isBusy(e: unknown): boolean {
 export async function runBulk(
   db: Db,
   id: number,
-  opts: { pauseMs?: number } = {},
+  opts: { pauseMs?: number; owner?: string } = {},
 ): Promise<BulkJob | undefined> {
   const r = runner();
+  const owner = opts.owner ?? r.owner;
   if (r.running.has(id)) return getBulkJob(db, id);
-  if (!claimBulk(db, id, r.owner, Date.now() + LEASE_MS)) return getBulkJob(db, id);
+  if (!claimBulk(db, id, owner, Date.now() + LEASE_MS)) return getBulkJob(db, id);
   r.running.add(id);
   let busy = 0;
   try {
     for (;;) {
       let job: BulkJob | undefined;
       try {
-        job = bulkStep(db, id, { lease: { owner: r.owner, until: Date.now() + LEASE_MS } });
+        job = bulkStep(db, id, { lease: { owner, until: Date.now() + LEASE_MS } });
         busy = 0;
       } catch (e) {
         // Another writer held the database past the busy timeout: try again a little later.
@@ -63,11 +65,20 @@ export async function runBulk(
   }
 }
 
-/** Starts (in the background) every unfinished job nobody is running: after a restart or a reload. */
-export function resumeBulkJobs(db: Db): void {
-  const r = runner();
-  for (const job of runningBulkJobs(db)) {
-    if (r.running.has(job.id)) continue;
-    void runBulk(db, job.id).catch(() => undefined);
-  }
+/** A new lease owner's name (a runner in another process gets one from its parent). */
+export function newLeaseOwner(): string {
+  return `${process.pid}-${randomBytes(6).toString("hex")}`;
+}
+
+/** Unfinished jobs whose runner is gone (no lease, or an expired one): what a restart resumes. */
+export function orphanedBulkJobs(db: Db, now = Date.now()): BulkJob[] {
+  const held = new Set(
+    db.sqlite
+      .prepare(
+        "SELECT id FROM bulk_reviews WHERE status = 'running' AND lease_until IS NOT NULL AND lease_until >= ?",
+      )
+      .pluck()
+      .all(now) as number[],
+  );
+  return runningBulkJobs(db).filter((j) => !held.has(j.id));
 }

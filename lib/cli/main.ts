@@ -1,4 +1,5 @@
 import { Command, CommanderError } from "commander";
+import { registerBulkRun } from "./commands/bulkRun";
 import { registerExport } from "./commands/export";
 import { registerIngest } from "./commands/ingest";
 import { registerLabel } from "./commands/label";
@@ -21,6 +22,7 @@ export function buildProgram(): Command {
   registerExport(program);
   registerProbes(program);
   registerLabel(program);
+  registerBulkRun(program);
   registerSetup(program);
   return program;
 }
