@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDb } from "../../lib/ingest/testIngest";
 import { LABELS, type Label } from "../../lib/probe/schema";
 import {
+  currentReviewLabelsOf,
   currentReviews,
   currentReviewsOf,
   getReview,
@@ -157,6 +158,7 @@ describe("submitReviews", () => {
       timezone: { label: "INJECT", source: "imported" },
       severity: { label: "OMIT", source: "imported" },
     });
+    expect(currentReviewLabelsOf(db, [t, id("omit")])).toEqual(new Map([[t, { timezone: null }]]));
     expect(reviewInconsistencies(db)).toEqual([]);
   });
 

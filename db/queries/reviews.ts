@@ -344,3 +344,13 @@ export function reviewJson(r: Review): ReviewJson {
     created_at: r.createdAt,
   };
 }
+
+/**
+ * Per trace, its current review labels in the shape `traceTags` takes (a re-score that rewrites a
+ * trace's tags passes these, so its human-label tags keep meaning the current human label).
+ */
+export function currentReviewLabelsOf(db: Db, traceIds: number[]): Map<number, CurrentReviewLabels> {
+  const out = new Map<number, CurrentReviewLabels>();
+  for (const [id, m] of currentReviewsOf(db, traceIds)) out.set(id, labelsOf(m));
+  return out;
+}
