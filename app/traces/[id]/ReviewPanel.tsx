@@ -3,11 +3,12 @@
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { isTyping } from "@/app/_components/keyboard";
-import { LabelChip } from "@/app/_components/LabelChip";
 import { submitReviewAction } from "@/app/_review/actions";
 import { type ReviewerState, useReviewer } from "@/app/_review/useReviewer";
 import { LABEL_KEYS } from "@/lib/review/humanLabel";
 import { ConflictNotice, type PendingConflict } from "./ConflictNotice";
+import { ReviewFieldRow } from "./ReviewFieldRow";
+import { ReviewNote } from "./ReviewNote";
 import { labelIndexOf } from "./reviewKeys";
 import type { ReviewFieldView } from "./reviewView";
 import { peekUndo, popUndo, pushUndo, setFlash, takeFlash } from "./undoStack";
@@ -208,20 +209,6 @@ export function ReviewPanel({
     return () => window.removeEventListener("keydown", onKey);
   }, [conflict, fields.length, focus, relabel, resubmit, undoLast]);
 
-  const noteKeys = (e: React.KeyboardEvent<HTMLTextAreaElement>) => {
-    if (e.key === "Enter" && !e.shiftKey) {
-      e.preventDefault();
-      e.currentTarget.blur();
-      setNoteOpen(false);
-      if (note.trim()) setStatus("Note kept: it goes with your next review.");
-    } else if (e.key === "Escape") {
-      e.preventDefault();
-      setNote("");
-      setNoteOpen(false);
-      e.currentTarget.blur();
-    }
-  };
-
   return (
     <section
       className="rounded-lg border border-indigo-200 bg-white p-4 shadow-sm"
@@ -280,142 +267,48 @@ export function ReviewPanel({
       ) : null}
       <ul className="divide-y divide-slate-100" data-testid="review-fields">
         {fields.map((f, i) => (
-          <li
+          <ReviewFieldRow
             key={f.field}
-            className={`flex flex-col gap-2 py-2 sm:flex-row sm:items-center sm:justify-between ${i === focus ? "-mx-2 rounded bg-indigo-50 px-2 ring-1 ring-indigo-300" : ""}`}
-            data-testid="review-field"
-            data-field={f.field}
-            data-focused={i === focus ? "yes" : "no"}
-            data-human={f.human?.label ?? ""}
-            data-review-id={f.current?.id ?? ""}
-          >
-            <button
-              type="button"
-              className="flex min-w-0 flex-wrap items-center gap-1.5 text-left text-sm"
-              onClick={() => setFocus(i)}
-              aria-label={`focus ${f.field}`}
-            >
-              <span className="font-mono [overflow-wrap:anywhere]">{f.field}</span>
-              <span className="text-xs text-slate-500">ours</span>
-              <LabelChip label={f.ours} />
-              <span aria-hidden="true" className="text-slate-400">
-                →
-              </span>
-              <HumanCell f={f} />
-            </button>
-            <fieldset className="m-0 flex min-w-0 flex-wrap items-center gap-1 border-0 p-0">
-              <legend className="sr-only">relabel {f.field}</legend>
-              {LABEL_KEYS.map((l, n) => (
-                <button
-                  key={l}
-                  type="button"
-                  disabled={pending}
-                  onClick={(e) => {
-                    setFocus(i);
-                    relabel(i, l, !e.shiftKey);
-                  }}
-                  aria-pressed={f.human?.source === "review" && f.human.label === l}
-                  title={`${n + 1}: relabel ${f.field} ${l} and go to the next trace (Shift: stay)`}
-                  className={`rounded border px-2 py-1 font-mono text-xs sm:px-1.5 sm:py-0.5 ${f.human?.source === "review" && f.human.label === l ? "border-indigo-600 bg-indigo-600 text-white" : "border-slate-300 bg-white text-slate-800 hover:bg-slate-50"}`}
-                  data-testid={`relabel-${l}`}
-                >
-                  <span className="text-[10px] opacity-70">{n + 1}</span> {l}
-                </button>
-              ))}
-              <button
-                type="button"
-                disabled={pending || !f.current?.label}
-                onClick={() => relabel(i, null, false)}
-                className="rounded border border-slate-300 bg-white px-2 py-1 text-xs text-slate-700 hover:bg-slate-50 disabled:opacity-40 sm:px-1.5 sm:py-0.5"
-                title="x: clear the review (back to the imported label, if any)"
-                data-testid="clear-review"
-              >
-                clear
-              </button>
-              {f.current ? (
-                <button
-                  type="button"
-                  disabled={pending}
-                  onClick={() =>
-                    void submit(
-                      traceId,
-                      [{ field: f.field, label: null, base: f.current?.id ?? null, undo: true }],
-                      {
-                        moveOn: false,
-                      },
-                    )
-                  }
-                  className="rounded border border-slate-300 bg-white px-2 py-1 text-xs text-slate-700 hover:bg-slate-50 sm:px-1.5 sm:py-0.5"
-                  title="write back the label this field had before its current review"
-                  data-testid="undo-review"
-                >
-                  undo
-                </button>
-              ) : null}
-            </fieldset>
-          </li>
+            f={f}
+            focused={i === focus}
+            pending={pending}
+            onFocus={() => setFocus(i)}
+            onLabel={(label, moveOn) => {
+              setFocus(i);
+              relabel(i, label, moveOn);
+            }}
+            onUndo={() =>
+              void submit(
+                traceId,
+                [{ field: f.field, label: null, base: f.current?.id ?? null, undo: true }],
+                {
+                  moveOn: false,
+                },
+              )
+            }
+          />
         ))}
       </ul>
-      <div className="mt-2">
-        {noteOpen || note ? (
-          <label className="block text-xs text-slate-600">
-            Note for your next review <span className="text-slate-400">(Enter keeps it, Esc drops it)</span>
-            <textarea
-              ref={noteBox}
-              value={note}
-              onChange={(e) => setNote(e.target.value)}
-              onKeyDown={noteKeys}
-              rows={2}
-              maxLength={2000}
-              className="mt-1 block w-full rounded border border-slate-300 px-2 py-1 text-sm text-slate-900"
-              placeholder="why this label (e.g. asks for the region without saying timezone)"
-              data-testid="review-note"
-            />
-          </label>
-        ) : (
-          <button
-            type="button"
-            onClick={() => {
-              setNoteOpen(true);
-              setTimeout(() => noteBox.current?.focus(), 0);
-            }}
-            className="text-xs text-indigo-700 underline"
-            data-testid="add-note"
-          >
-            add a note <kbd className="font-mono text-slate-500 no-underline">n</kbd>
-          </button>
-        )}
-      </div>
+      <ReviewNote
+        note={note}
+        open={noteOpen}
+        box={noteBox}
+        onChange={setNote}
+        onOpen={() => {
+          setNoteOpen(true);
+          setTimeout(() => noteBox.current?.focus(), 0);
+        }}
+        onDone={(kept) => {
+          setNoteOpen(false);
+          if (!kept) setNote("");
+          else if (note.trim()) setStatus("Note kept: it goes with your next review.");
+        }}
+      />
       <p className="mt-2 text-[11px] text-slate-500">
         <kbd className="font-mono">1</kbd>–<kbd className="font-mono">6</kbd> relabel the focused field and go
         on · <kbd className="font-mono">f</kbd> next field · <kbd className="font-mono">x</kbd> clear ·{" "}
         <kbd className="font-mono">z</kbd> undo · <kbd className="font-mono">?</kbd> every key
       </p>
     </section>
-  );
-}
-
-function HumanCell({ f }: { f: ReviewFieldView }) {
-  if (!f.human)
-    return (
-      <span className="text-xs text-slate-400" data-testid="human-now">
-        no human label
-      </span>
-    );
-  const differs = f.human.label !== f.ours;
-  return (
-    <span
-      className="inline-flex flex-wrap items-center gap-1"
-      data-testid="human-now"
-      data-source={f.human.source}
-    >
-      <LabelChip label={f.human.label} />
-      <span className={`text-[11px] ${differs ? "font-semibold text-red-700" : "text-emerald-700"}`}>
-        {differs ? "≠ ours" : "✓ ours"}
-      </span>
-      <span className="text-[11px] text-slate-500">
-        {f.human.source === "review" ? `by ${f.current?.reviewer}` : "imported"}
-      </span>
-    </span>
   );
 }
