@@ -106,6 +106,7 @@ function seedReviews(path: string): void {
     const chosen = [...pick(ofBulk, onBulk), ...pick(others, target - onBulk)].sort((a, b) => a.id - b.id);
     const labels: Label[] = ["ASK", "DRIFT", "OMIT", "INJECT"];
     const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
     for (let i = 0; i < chosen.length; i += 2000) {
       reviewTransaction(db, () => {
         for (let j = i; j < Math.min(chosen.length, i + 2000); j++) {
@@ -125,8 +126,9 @@ function seedReviews(path: string): void {
       });
     }
     const s = (performance.now() - t0) / 1000;
+    const cpu = process.cpuUsage(cpu0);
     console.log(
-      `seeded ${fmt(chosen.length)} reviews (10% of the fields) through writeReviews in ${fmt(s, 1)} s (${fmt((s * 1e6) / chosen.length)} µs each); ${fmt(BULK)} ${label} fields left unreviewed  [${load()}]`,
+      `seeded ${fmt(chosen.length)} reviews (10% of the fields) through writeReviews in ${fmt(s, 1)} s (${fmt((s * 1e6) / chosen.length)} µs each, ${fmt((cpu.user + cpu.system) / chosen.length)} µs of CPU); ${fmt(BULK)} ${label} fields left unreviewed  [${load()}]`,
     );
     db.sqlite.pragma("wal_checkpoint(TRUNCATE)");
   } finally {
@@ -273,6 +275,13 @@ async function main(): Promise<void> {
     // /review page, or its next-item action after a review), and print it with row(..., 100).
     console.log(`${"review queue: next item".padEnd(46)} (not built yet: the queue adds this figure)`);
 
+    // The same pages without a bulk relabel, as the baseline for the figure during one.
+    const pages = [`${runUrl}`, `${runUrl}?field=timezone&label=${other}`, `/traces/${singles[0]}`, `/`];
+    const quiet: number[] = [];
+    for (let j = 0; j < 4 * REQUESTS; j++)
+      quiet.push((await time(`${base}${pages[j % pages.length]}`, { headers: { cookie: COOKIE } })).ms);
+    console.log(row(`pages, no bulk relabel running (${quiet.length})`, quiet));
+
     // Bulk relabel of BULK fields while pages are requested one after another.
     const bulkQuery = `field=timezone&label=${label}&human=unreviewed`;
     const scope = { run: RUN, query: bulkQuery, field: "timezone", label: "ASK" };
@@ -296,16 +305,37 @@ async function main(): Promise<void> {
     if (!s.ok || !s.job) throw new Error(`start failed: ${JSON.stringify(s)}`);
     const jobId = s.job.id;
     const status = ro.prepare("SELECT status, written, skipped FROM bulk_reviews WHERE id = ?");
-    const pages = [`${runUrl}`, `${runUrl}?field=timezone&label=${other}`, `/traces/${singles[0]}`, `/`];
     const during: number[] = [];
+    const reviewsDuring: number[] = [];
+    // A reviewer keeps relabelling single traces meanwhile: every fifth request is a review.
+    const more = ro
+      .prepare(
+        `SELECT t.id FROM traces t WHERE t.run_id = ? AND json_extract(t.labels, '$.timezone') = ?
+           AND NOT EXISTS (SELECT 1 FROM reviews r WHERE r.trace_id = t.id) ORDER BY t.id DESC LIMIT 2000`,
+      )
+      .pluck()
+      .all(runId, other) as number[];
     let end: { status: string; written: number; skipped: number };
     let i = 0;
     for (;;) {
       end = status.get(jobId) as typeof end;
       if (end.status !== "running") break;
-      const r = await time(`${base}${pages[i++ % pages.length]}`, { headers: { cookie: COOKIE } });
-      if (r.status !== 200) throw new Error(`a page answered ${r.status} during the bulk relabel`);
-      during.push(r.ms);
+      if (i % 5 === 4 && more.length > 0) {
+        const id = more.pop() as number;
+        const r = await callAction(base, `/traces/${id}`, submit, {
+          traceId: id,
+          note: "",
+          items: [{ field: "timezone", label: "DRIFT", base: null }],
+        });
+        if (actionResult(r.body).ok !== true)
+          throw new Error(`review of ${id} failed during the bulk relabel`);
+        reviewsDuring.push(r.ms);
+      } else {
+        const r = await time(`${base}${pages[i % pages.length]}`, { headers: { cookie: COOKIE } });
+        if (r.status !== 200) throw new Error(`a page answered ${r.status} during the bulk relabel`);
+        during.push(r.ms);
+      }
+      i++;
     }
     const seconds = (performance.now() - started) / 1000;
     console.log(
@@ -313,6 +343,8 @@ async function main(): Promise<void> {
     );
     console.log(header);
     console.log(row(`pages during the bulk relabel (${during.length})`, during));
+    if (reviewsDuring.length)
+      console.log(row(`relabels during the bulk relabel (${reviewsDuring.length})`, reviewsDuring));
     if (loadIsHigh()) console.log("note: the 1-minute load is high; figures may be high, repeat later");
   } finally {
     ro.close();

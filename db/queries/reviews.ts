@@ -118,7 +118,10 @@ function prepared(db: Db): Statements {
          RETURNING ${REVIEW_COLUMNS}`,
       ),
       sigOf: p("SELECT sig FROM trace_tags WHERE run_id = ? AND tag_id = ? AND trace_id = ?").pluck(),
-      setSig: p("UPDATE trace_tags SET sig = ? WHERE run_id = ? AND tag_id = ? AND trace_id = ?"),
+      // One statement for all the trace's rows: its tag ids come as a JSON array.
+      setSig: p(
+        "UPDATE trace_tags SET sig = ? WHERE run_id = ? AND tag_id IN (SELECT value FROM json_each(?)) AND trace_id = ?",
+      ),
       addTag: p("INSERT OR IGNORE INTO trace_tags(run_id, tag_id, trace_id, sig) VALUES (?, ?, ?, ?)"),
       dropTag: p("DELETE FROM trace_tags WHERE run_id = ? AND tag_id = ? AND trace_id = ?"),
       count: p(`INSERT INTO run_counts(run_id, probe_id, tag_id, n) VALUES (?, ?, ?, ?)
@@ -269,10 +272,12 @@ function rewriteHumanTags(
   if (sig !== stored) {
     const imp = imported ?? undefined;
     const recorded = t.recorded ? (JSON.parse(t.recorded) as Record<string, string>) : undefined;
+    const ids: number[] = [];
     for (const name of traceTags(t.probeId, score, imp, recorded, after)) {
       const id = findTagId(db, name);
-      if (id !== undefined) q.setSig.run(sig, t.runId, id, t.id);
+      if (id !== undefined) ids.push(id);
     }
+    q.setSig.run(sig, t.runId, JSON.stringify(ids), t.id);
   }
 }
 
