@@ -63,35 +63,43 @@ function expectQueueMatchesSlow() {
 }
 
 describe("the review queue", () => {
-  it("serves rule by rule, newest run first, in ingest order, and skips what no rule queues", () => {
+  it("serves slot by slot, newest run first, in ingest order, and skips what no rule queues", () => {
     const s = resolveScope(db, { run: "q-old", probe: "schedule_window" });
-    const items = walk(s).map((i) => [i.rule, i.traceId]);
+    const items = walk(s).map((i) => [i.slot, i.traceId]);
     expect(items).toEqual([
+      // Every field DRIFT, and the text asks: the likeliest missed ASK.
       ["drift_question", id("o-drift-q")],
-      // ASK for the timezone ("Which timezone should I use?"), but the severity is a DRIFT that asks.
-      ["drift_question", id("o-ask")],
-      ["drift_question", id("o-both")],
+      // ASK for the timezone ("Which timezone should I use?"); the severity is a DRIFT that asks.
+      ["drift_question_beside_ask", id("o-ask")],
+      // Its severity is ASK by the field-name fallback; its timezone a DRIFT that asks.
+      ["drift_question_beside_ask", id("o-both")],
       ["recorded_mismatch", id("o-rec")],
       ["imported_disagrees", id("o-imp")],
-      // Its severity is ASK by the field-name fallback; the imported label says DRIFT.
+      // The severity's imported label says DRIFT.
       ["imported_disagrees", id("o-both")],
       ["fenced", id("o-fenced")],
       ["typed_by_user", id("o-typed")],
       ["wrong_tool", id("o-wrong")],
     ]);
+    // Both slots serve the same rule.
+    expect(
+      walk(s)
+        .slice(0, 3)
+        .map((i) => i.rule),
+    ).toEqual(["drift_question", "drift_question", "drift_question"]);
     // The clarify call names the timezone (ASK); the severity is a DRIFT whose text asks. The scorer
     // raises ask_and_call on no clarify call, and a call to the probe's tool is never ASK: "ASK with
     // ask_and_call" cannot hold today (queueRules.test.ts checks the rule on a score that has it).
-    expect(walk(resolveScope(db, { probe: "window_c" })).map((i) => [i.rule, i.traceId])).toEqual([
-      ["drift_question", id("c-clarify")],
+    expect(walk(resolveScope(db, { probe: "window_c" })).map((i) => [i.slot, i.traceId])).toEqual([
+      ["drift_question_beside_ask", id("c-clarify")],
     ]);
     const all = walk(resolveScope(db, { model: "tern" }));
-    // Within a rule the newer run comes first.
+    // Within a slot the newer run comes first.
     expect(all.slice(0, 4).map((i) => i.traceId)).toEqual([
       id("n-drift-q"),
-      id("n-ask"),
-      id("n-both"),
       id("o-drift-q"),
+      id("b-drift-q"),
+      id("n-ask"),
     ]);
   });
 
@@ -107,6 +115,7 @@ describe("the review queue", () => {
     expect(nextQueueItem(db, s)).toEqual({
       traceId: id("n-drift-q"),
       runId: expect.any(Number),
+      slot: "drift_question",
       rule: "drift_question",
     });
     const r1 = submitReviews(db, {
@@ -147,9 +156,9 @@ describe("the review queue", () => {
     const all = walk(s);
     for (let i = 0; i < all.length; i++) expect(nextQueueItem(db, s, all[i])).toEqual(all[i + 1] ?? null);
     const p = all[3];
-    expect(parsePosition(positionToParam(p))).toEqual(p);
+    expect(parsePosition(positionToParam(p))).toEqual({ slot: p.slot, runId: p.runId, traceId: p.traceId });
     expect(parsePosition("nonsense")).toBe(null);
-    expect(parsePosition("not_a_rule.1.2")).toBe(null);
+    expect(parsePosition("not_a_slot.1.2")).toBe(null);
   });
 
   it("lists the runs that still have fields waiting", () => {

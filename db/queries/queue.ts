@@ -1,15 +1,23 @@
 /**
  * The review queue (DESIGN.md, "Review queue"), read from tags the ingest's tag step and the
  * review write path keep up to date (lib/ingest/tags.ts, `queueTags`): a field waiting under a
- * rule carries `q:field=rule`, its trace `q:*=rule` and `qp:probe=rule`; a reviewed one carries
- * `qd:field=corrects|confirms`. So the next item is the first row of one index range per rule
+ * rule carries `q:field=slot`, its trace `q:*=slot` and `qp:probe=slot`; a reviewed one carries
+ * `qd:field=corrects|confirms`. So the next item is the first row of one index range per slot
  * (`trace_tags` by run, tag, trace id), and progress is a sum of kept counts (`run_counts`):
  * neither ever scans traces.
  *
- * Order: rule by rule in DESIGN.md's order; within a rule, newest run first, then ingest order.
+ * Order: slot by slot (the rules in DESIGN.md's order, a DRIFT that asks in two: see QUEUE_SLOTS);
+ * within a slot, newest run first, then ingest order.
  */
 import { ANY_FIELD, parseTag, tag } from "../../lib/ingest/tags";
-import { isQueueRule, QUEUE_RULES, type QueueRule, RULE_RANK } from "../../lib/review/queueRules";
+import {
+  isQueueSlot,
+  QUEUE_SLOTS,
+  type QueueRule,
+  type QueueSlot,
+  SLOT_RANK,
+  slotRule,
+} from "../../lib/review/queueRules";
 import type { Db } from "../client";
 import { findTagId } from "./tags";
 
@@ -28,7 +36,7 @@ export interface ResolvedScope {
 
 /** Where the queue stands: skipping moves past an item without reviewing it. */
 export interface QueuePosition {
-  rule: QueueRule;
+  slot: QueueSlot;
   runId: number;
   traceId: number;
 }
@@ -36,6 +44,8 @@ export interface QueuePosition {
 export interface QueueItem {
   traceId: number;
   runId: number;
+  slot: QueueSlot;
+  /** The rule the slot serves: what put the item here. */
   rule: QueueRule;
 }
 
@@ -71,9 +81,9 @@ export function resolveScope(db: Db, scope: QueueScope): ResolvedScope {
   return { runIds, probe: scope.probe ?? null };
 }
 
-/** The tag whose index range holds the scope's traces waiting under a rule. */
-function walkTag(db: Db, s: ResolvedScope, rule: QueueRule): number | undefined {
-  return findTagId(db, s.probe === null ? tag.queue(ANY_FIELD, rule) : tag.queueProbe(s.probe, rule));
+/** The tag whose index range holds the scope's traces waiting in a slot. */
+function walkTag(db: Db, s: ResolvedScope, slot: QueueSlot): number | undefined {
+  return findTagId(db, s.probe === null ? tag.queue(ANY_FIELD, slot) : tag.queueProbe(s.probe, slot));
 }
 
 /** Runs of the scope with traces waiting under a walk tag, newest first (from the kept counts). */
@@ -98,16 +108,16 @@ function firstAfter(db: Db, runId: number, tagIdValue: number, afterTrace: numbe
 }
 
 /**
- * The queue's next item in a scope: the first trace waiting under the first rule that has one,
- * after `after` when given (a skip). Per rule: one look-up of the runs that have items (kept
+ * The queue's next item in a scope: the first trace waiting in the first slot that has one,
+ * after `after` when given (a skip). Per slot: one look-up of the runs that have items (kept
  * counts) and one index seek per run tried; null when nothing waits after the position.
  */
 export function nextQueueItem(db: Db, s: ResolvedScope, after?: QueuePosition | null): QueueItem | null {
   if (s.runIds !== null && s.runIds.length === 0) return null;
-  const fromRank = after ? RULE_RANK[after.rule] : 0;
-  for (let rank = fromRank; rank < QUEUE_RULES.length; rank++) {
-    const rule = QUEUE_RULES[rank];
-    const id = walkTag(db, s, rule);
+  const fromRank = after ? SLOT_RANK[after.slot] : 0;
+  for (let rank = fromRank; rank < QUEUE_SLOTS.length; rank++) {
+    const slot = QUEUE_SLOTS[rank];
+    const id = walkTag(db, s, slot);
     if (id === undefined) continue;
     for (const runId of runsWaiting(db, s, id)) {
       let afterTrace = 0;
@@ -117,7 +127,7 @@ export function nextQueueItem(db: Db, s: ResolvedScope, after?: QueuePosition | 
         if (runId === after.runId) afterTrace = after.traceId;
       }
       const traceId = firstAfter(db, runId, id, afterTrace);
-      if (traceId !== undefined) return { traceId, runId, rule };
+      if (traceId !== undefined) return { traceId, runId, slot, rule: slotRule(slot) };
     }
   }
   return null;
@@ -164,8 +174,9 @@ export function queueProgress(db: Db, s: ResolvedScope): QueueProgress {
   for (const [id, n] of scopeCounts(db, s, [...names.keys()])) {
     const t = parseTag(names.get(id) as string);
     if (!t) continue;
-    if (t.kind === "queue" && isQueueRule(t.value)) {
-      waiting[t.value] = (waiting[t.value] ?? 0) + n;
+    if (t.kind === "queue" && isQueueSlot(t.value)) {
+      const rule = slotRule(t.value);
+      waiting[rule] = (waiting[rule] ?? 0) + n;
       p.waitingTotal += n;
     } else if (t.kind === "queueDone") {
       if (t.value === "corrects") p.corrects += n;
@@ -177,15 +188,15 @@ export function queueProgress(db: Db, s: ResolvedScope): QueueProgress {
   return p;
 }
 
-/** A position as the URL carries it (`rule.run.trace`), and back; a bad one reads as none. */
+/** A position as the URL carries it (`slot.run.trace`), and back; a bad one reads as none. */
 export function positionToParam(p: QueuePosition): string {
-  return `${p.rule}.${p.runId}.${p.traceId}`;
+  return `${p.slot}.${p.runId}.${p.traceId}`;
 }
 
 export function parsePosition(v: string | undefined): QueuePosition | null {
   const m = v ? /^([a-z_]+)\.(\d{1,15})\.(\d{1,15})$/.exec(v) : null;
-  if (!m || !isQueueRule(m[1])) return null;
-  return { rule: m[1], runId: Number(m[2]), traceId: Number(m[3]) };
+  if (!m || !isQueueSlot(m[1])) return null;
+  return { slot: m[1], runId: Number(m[2]), traceId: Number(m[3]) };
 }
 
 export interface ScopeChoice {
@@ -196,7 +207,7 @@ export interface ScopeChoice {
 
 /** Runs with fields waiting (newest first, at most `limit`): where to go when a scope is done or empty. */
 export function runsWithWaiting(db: Db, limit = 8): ScopeChoice[] {
-  const twins = QUEUE_RULES.map((r) => findTagId(db, tag.queue(ANY_FIELD, r))).filter(
+  const twins = QUEUE_SLOTS.map((r) => findTagId(db, tag.queue(ANY_FIELD, r))).filter(
     (x): x is number => x !== undefined,
   );
   if (twins.length === 0) return [];

@@ -6,7 +6,15 @@
 import { ingestText, traceLine } from "../../lib/ingest/testIngest";
 import type { TraceScore } from "../../lib/probe/score";
 import { variant } from "../../lib/probe/testProbes";
-import { type QueueRule, queueRulesOf, RULE_RANK } from "../../lib/review/queueRules";
+import {
+  type QueueInput,
+  type QueueRule,
+  type QueueSlot,
+  queueRulesOf,
+  queueSlot,
+  SLOT_RANK,
+  slotRule,
+} from "../../lib/review/queueRules";
 import type { Db } from "../client";
 import { saveProbe } from "./probes";
 import type { QueueItem, QueueProgress, ResolvedScope } from "./queue";
@@ -105,6 +113,7 @@ interface SlowTrace {
   runId: number;
   probeId: string;
   labels: Record<string, string>;
+  fields: QueueInput["fields"];
   rules: Record<string, QueueRule[]>;
 }
 
@@ -134,6 +143,7 @@ function slowState(db: Db) {
       runId: t.runId,
       probeId: t.probeId,
       labels,
+      fields: score.fields,
       rules: queueRulesOf({
         fields: score.fields,
         flags: score.flags,
@@ -170,7 +180,7 @@ export function slowQueue(db: Db, s: ResolvedScope): { items: QueueItem[]; progr
   };
   for (const t of traces) {
     if (!inScope(s, t)) continue;
-    const waitingRules = new Set<QueueRule>();
+    const waitingSlots = new Set<QueueSlot>();
     for (const [field, rules] of Object.entries(t.rules)) {
       const review = current.get(`${t.id}\u0000${field}`);
       if (review) {
@@ -178,13 +188,14 @@ export function slowQueue(db: Db, s: ResolvedScope): { items: QueueItem[]; progr
         else progress.corrects++;
         continue;
       }
-      waitingRules.add(rules[0]);
+      waitingSlots.add(queueSlot(rules[0], t.fields));
       progress.waiting[rules[0]] = (progress.waiting[rules[0]] ?? 0) + 1;
       progress.waitingTotal++;
     }
-    for (const rule of waitingRules) items.push({ traceId: t.id, runId: t.runId, rule });
+    for (const slot of waitingSlots)
+      items.push({ traceId: t.id, runId: t.runId, slot, rule: slotRule(slot) });
   }
-  items.sort((a, b) => RULE_RANK[a.rule] - RULE_RANK[b.rule] || b.runId - a.runId || a.traceId - b.traceId);
+  items.sort((a, b) => SLOT_RANK[a.slot] - SLOT_RANK[b.slot] || b.runId - a.runId || a.traceId - b.traceId);
   progress.reviewed = progress.corrects + progress.confirms;
   progress.total = progress.reviewed + progress.waitingTotal;
   return { items, progress };

@@ -1,6 +1,6 @@
 import type { TraceScore } from "../probe/score";
 import { humanLabel, reviewMeaning } from "../review/humanLabel";
-import { type QueueRule, queueRulesOf } from "../review/queueRules";
+import { type QueueSlot, queueRulesOf, queueSlot } from "../review/queueRules";
 
 /**
  * The filterable facts of a scored trace, as tag names. The run page filters by intersecting
@@ -64,10 +64,10 @@ export const tag = {
   /** Our label and the current human label of a field that has one: the agreement counts. */
   humanPair: (field: string, ours: string, human: string) =>
     fieldTag(FIELD_PREFIX.humanPair, field, `${ours}/${human}`),
-  /** A field waiting in the review queue under its first rule (lib/review/queueRules.ts). */
-  queue: (field: string, rule: QueueRule) => fieldTag(FIELD_PREFIX.queue, field, rule),
-  /** A trace of this probe with a field waiting under this rule: the queue scoped by probe. */
-  queueProbe: (probeId: string, rule: QueueRule) => fieldTag(QUEUE_PROBE_PREFIX, probeId, rule),
+  /** A field waiting in the review queue, in the slot of its first rule (lib/review/queueRules.ts). */
+  queue: (field: string, slot: QueueSlot) => fieldTag(FIELD_PREFIX.queue, field, slot),
+  /** A trace of this probe with a field waiting in this slot: the queue scoped by probe. */
+  queueProbe: (probeId: string, slot: QueueSlot) => fieldTag(QUEUE_PROBE_PREFIX, probeId, slot),
   /** A field a rule queued that has been reviewed: whether the review corrects ours or confirms it. */
   queueDone: (field: string, meaning: "corrects" | "confirms") =>
     fieldTag(FIELD_PREFIX.queueDone, field, meaning),
@@ -153,8 +153,8 @@ export function humanTags(
 
 /**
  * The review queue's tags of a trace (lib/review/queueRules.ts): each field a rule queues and no
- * review has labelled carries `q:field=rule` (its first rule), with the any-field twin `q:*=rule`
- * and `qp:probe=rule`, so the queue's next item in a run, or in a run and probe, is the first row
+ * review has labelled carries `q:field=slot` (its first rule's slot), with the any-field twin
+ * `q:*=slot` and `qp:probe=slot`, so the queue's next item in a run, or in a run and probe, is the first row
  * of one index range; a queued field that has been reviewed carries `qd:field=corrects|confirms`
  * instead (the queue's progress). A review rewrites them with the human-label tags.
  */
@@ -178,9 +178,10 @@ export function queueTags(
       );
       continue;
     }
-    const [t, a] = fieldTagPair(FIELD_PREFIX.queue, field, rule);
+    const slot = queueSlot(rule, score.fields);
+    const [t, a] = fieldTagPair(FIELD_PREFIX.queue, field, slot);
     tags.push(t);
-    if (!any.includes(a)) any.push(a, tag.queueProbe(probeId, rule));
+    if (!any.includes(a)) any.push(a, tag.queueProbe(probeId, slot));
   }
   return any.length ? [...tags, ...any] : tags;
 }

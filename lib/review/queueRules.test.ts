@@ -2,7 +2,16 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { FIELD_FLAGS, TRACE_FLAGS } from "../probe/score";
 import { hasQuestion, questionSentences } from "./question";
-import { QUEUE_RULES, type QueueInput, queueRulesOf, RULE_RANK } from "./queueRules";
+import {
+  QUEUE_RULES,
+  QUEUE_SLOTS,
+  type QueueInput,
+  queueRulesOf,
+  queueSlot,
+  RULE_RANK,
+  SLOT_RANK,
+  slotRule,
+} from "./queueRules";
 
 const f = (label: string, flags: string[] = []) => ({ label, flags }) as QueueInput["fields"][string];
 
@@ -126,5 +135,19 @@ describe("queueRulesOf", () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it("serves a DRIFT that asks beside an ASK field after one where no field's terms matched, under the same rule", () => {
+    expect(QUEUE_SLOTS.slice(0, 3)).toEqual(["drift_question", "drift_question_beside_ask", "ask_and_call"]);
+    expect(QUEUE_SLOTS.map(slotRule)).toEqual(["drift_question", ...QUEUE_RULES]);
+    expect(queueSlot("drift_question", { timezone: f("DRIFT"), severity: f("DRIFT") })).toBe(
+      "drift_question",
+    );
+    expect(queueSlot("drift_question", { timezone: f("ASK"), severity: f("DRIFT") })).toBe(
+      "drift_question_beside_ask",
+    );
+    // Only the DRIFT rule has two slots.
+    expect(queueSlot("fenced", { timezone: f("ASK"), severity: f("DRIFT") })).toBe("fenced");
+    expect(QUEUE_SLOTS.map((x) => SLOT_RANK[x])).toEqual(QUEUE_SLOTS.map((_, i) => i));
   });
 });

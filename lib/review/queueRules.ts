@@ -104,6 +104,36 @@ export function isQueueRule(s: string): s is QueueRule {
   return Object.hasOwn(RULE_RANK, s);
 }
 
+/**
+ * The queue serves slot by slot: one per rule, except that a DRIFT that asks comes in two. A DRIFT
+ * in a trace where no field is ASK (no field's ask terms matched: "Which region is u_9182 in?")
+ * is more likely a missed ASK than a DRIFT beside an ASK field, whose question the matched terms
+ * already explain ("Which timezone?" leaves the severity DRIFT): those come second, still under
+ * the first rule. Where DESIGN.md orders rules, the slots keep its order.
+ */
+export const QUEUE_SLOTS = ["drift_question", "drift_question_beside_ask", ...QUEUE_RULES.slice(1)] as const;
+export type QueueSlot = (typeof QUEUE_SLOTS)[number];
+
+export const SLOT_RANK: Readonly<Record<QueueSlot, number>> = Object.fromEntries(
+  QUEUE_SLOTS.map((r, i) => [r, i]),
+) as Record<QueueSlot, number>;
+
+export function isQueueSlot(s: string): s is QueueSlot {
+  return Object.hasOwn(SLOT_RANK, s);
+}
+
+/** The rule a slot serves. */
+export function slotRule(slot: QueueSlot): QueueRule {
+  return slot === "drift_question_beside_ask" ? "drift_question" : slot;
+}
+
+/** The slot a field waits in, from its first rule and the trace's labels. */
+export function queueSlot(rule: QueueRule, fields: QueueInput["fields"]): QueueSlot {
+  if (rule !== "drift_question") return rule;
+  for (const f of Object.keys(fields)) if (fields[f].label === "ASK") return "drift_question_beside_ask";
+  return rule;
+}
+
 /** What the rules read of one scored trace. */
 export interface QueueInput {
   fields: Readonly<Record<string, Pick<FieldScore, "label" | "flags">>>;
