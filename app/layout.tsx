@@ -9,6 +9,8 @@ export const metadata: Metadata = {
 
 const NAV = [
   { href: "/", label: "Runs" },
+  { href: "/review", label: "Review" },
+  { href: "/agreement", label: "Agreement" },
   { href: "/probes", label: "Probes" },
   { href: "/upload", label: "Upload" },
 ];

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { getDb } from "@/db/client";
 import { listRunSummaries, runFacets } from "@/db/queries/runs";
+import { AgreementLines } from "./_overview/AgreementLines";
 import { EmptyState } from "./_overview/EmptyState";
 import { RunsTable, shownFields } from "./_overview/RunsTable";
 import { TrendChart } from "./_overview/TrendChart";
@@ -145,6 +146,8 @@ export default async function RunsOverview({ searchParams }: Props) {
       {deleted ? <Deleted name={deleted} /> : null}
 
       <CompareForm runs={all.map((r) => r.name)} defaults={compareDefaults(all)} />
+
+      <AgreementLines db={db} />
 
       {runs.length === 0 ? (
         <p

@@ -168,8 +168,24 @@ export const runCounts = sqliteTable(
     tagId: integer("tag_id").notNull(),
     n: integer().notNull(),
   },
-  (t) => [primaryKey({ columns: [t.runId, t.probeId, t.tagId] })],
+  (t) => [
+    primaryKey({ columns: [t.runId, t.probeId, t.tagId] }),
+    /** The runs carrying a tag (a queue rule's runs, the agreement pairs) without reading every run's counts. */
+    index("run_counts_tag").on(t.tagId, t.runId),
+  ],
 );
+
+/**
+ * Runs whose traces up to `last_id` still lack the review queue's and agreement's tags (stored
+ * before those tags existed): tagged in batches by db/queries/tagBackfill.ts; a done run's row goes.
+ */
+export const tagBackfill = sqliteTable("tag_backfill", {
+  runId: integer("run_id")
+    .primaryKey()
+    .references(() => runs.id, { onDelete: "cascade" }),
+  afterId: integer("after_id").notNull().default(0),
+  lastId: integer("last_id").notNull(),
+});
 
 /**
  * Reviews: append-only. A field's current review is its newest; a clear is a review with no label;

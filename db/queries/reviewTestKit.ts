@@ -48,7 +48,7 @@ export function reviewInconsistencies(db: Db, unsigned: ReadonlySet<number> = ne
   const out = inconsistencies(db.sqlite);
   const traces = db.sqlite
     .prepare(
-      "SELECT id, run_id AS runId, probe_id AS probeId, result, human, recorded FROM traces ORDER BY id",
+      "SELECT id, run_id AS runId, probe_id AS probeId, result, human, recorded, json_extract(response, '$.text') AS text FROM traces ORDER BY id",
     )
     .all() as {
     id: number;
@@ -57,6 +57,7 @@ export function reviewInconsistencies(db: Db, unsigned: ReadonlySet<number> = ne
     result: string;
     human: string | null;
     recorded: string | null;
+    text: string | null;
   }[];
   const all = db.sqlite.prepare("SELECT trace_id, field, label FROM reviews ORDER BY id").all() as {
     trace_id: number;
@@ -79,6 +80,7 @@ export function reviewInconsistencies(db: Db, unsigned: ReadonlySet<number> = ne
       t.human ? JSON.parse(t.human) : undefined,
       t.recorded ? JSON.parse(t.recorded) : undefined,
       current.get(t.id),
+      t.text,
     );
     const have = rows.all(t.runId, t.id) as { name: string; sig: number }[];
     const wantSet = new Set(want);

@@ -6,13 +6,14 @@
  * short IMMEDIATE transaction every base is checked against the field's current review; if any
  * differs nothing is written and the current reviews come back (who, label, when, note).
  * Otherwise the reviews are appended, and the trace's human-label tags (`hl:`, `h:`, `rv:` and
- * their any-field twins), its tag signature and the run's counts are rewritten to match: filters
- * and counts on human labels mean the current human label.
+ * their any-field twins, `hp:`), its review-queue tags (`q:`, `qp:`, `qd:`), its tag signature and
+ * the run's counts are rewritten to match: filters and counts on human labels mean the current
+ * human label, and a reviewed field leaves the queue.
  */
 
 import type Database from "better-sqlite3";
 import { tagSignature } from "../../lib/ingest/tagSignature";
-import { type CurrentReviewLabels, humanTags, tag, traceTags } from "../../lib/ingest/tags";
+import { type CurrentReviewLabels, humanTags, queueTags, tag, traceTags } from "../../lib/ingest/tags";
 import { LABELS, type Label } from "../../lib/probe/schema";
 import type { TraceScore } from "../../lib/probe/score";
 import { MAX_NOTE_LENGTH, MAX_REVIEWER_LENGTH, type ReviewJson } from "../../lib/review/contract";
@@ -107,7 +108,7 @@ function prepared(db: Db): Statements {
     const p = (sql: string) => db.sqlite.prepare(sql);
     s = {
       trace: p(
-        "SELECT id, run_id AS runId, probe_id AS probeId, result, human, recorded FROM traces WHERE id = ?",
+        "SELECT id, run_id AS runId, probe_id AS probeId, result, human, recorded, json_extract(response, '$.text') AS text FROM traces WHERE id = ?",
       ),
       current: p(
         `SELECT ${REVIEW_COLUMNS} FROM reviews WHERE id IN (SELECT max(id) FROM reviews WHERE trace_id = ? GROUP BY field)`,
@@ -141,6 +142,8 @@ interface TraceRow {
   result: string;
   human: string | null;
   recorded: string | null;
+  /** The response text (the review queue's rules read it). */
+  text: string | null;
 }
 
 /** The current review of every reviewed field of a trace. */
@@ -233,8 +236,8 @@ export function writeReviews(db: Db, s: ReviewSubmission): SubmitResult {
 }
 
 /**
- * Rewrites a trace's human-label tags from one state of its current reviews to another, with
- * the run's counts (by the rows that really changed) and the trace's tag signature.
+ * Rewrites a trace's human-label and review-queue tags from one state of its current reviews to
+ * another, with the run's counts (by the rows that really changed) and the trace's tag signature.
  */
 function rewriteHumanTags(
   db: Db,
@@ -245,8 +248,15 @@ function rewriteHumanTags(
 ): void {
   const q = prepared(db);
   const imported = t.human ? (JSON.parse(t.human) as Record<string, string>) : null;
-  const oldTags = humanTags(score.fields, imported, before);
-  const newTags = humanTags(score.fields, imported, after);
+  const recorded = t.recorded ? (JSON.parse(t.recorded) as Record<string, string>) : null;
+  const oldTags = [
+    ...humanTags(score.fields, imported, before),
+    ...queueTags(t.probeId, score, imported, recorded, before, t.text),
+  ];
+  const newTags = [
+    ...humanTags(score.fields, imported, after),
+    ...queueTags(t.probeId, score, imported, recorded, after, t.text),
+  ];
   const oldSet = new Set(oldTags);
   const newSet = new Set(newTags);
   const probeTag = findTagId(db, tag.probe(t.probeId));
@@ -270,10 +280,8 @@ function rewriteHumanTags(
     if (q.addTag.run(t.runId, id, t.id, sig).changes > 0) bump(id, 1);
   }
   if (sig !== stored) {
-    const imp = imported ?? undefined;
-    const recorded = t.recorded ? (JSON.parse(t.recorded) as Record<string, string>) : undefined;
     const ids: number[] = [];
-    for (const name of traceTags(t.probeId, score, imp, recorded, after)) {
+    for (const name of traceTags(t.probeId, score, imported, recorded, after, t.text)) {
       const id = findTagId(db, name);
       if (id !== undefined) ids.push(id);
     }

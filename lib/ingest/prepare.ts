@@ -144,7 +144,7 @@ export function prepareTrace(rec: TraceRecord, ctx: PrepareContext): PreparedTra
   const labels: Record<string, string> = {};
   for (const f of Object.keys(score.fields)) labels[f] = score.fields[f].label;
   const hash = ctx.hash ?? recordHash(ctx.bytes);
-  const tags = traceTags(ctx.probe.id, score, rec.human, rec.recorded);
+  const tags = traceTags(ctx.probe.id, score, rec.human, rec.recorded, undefined, rec.response.text);
   // Only strings and small values: a batch of these waits in memory until it is written, and
   // object graphs (the score, the parsed record) would make every young-generation GC copy them.
   return {

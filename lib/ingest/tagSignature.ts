@@ -37,6 +37,11 @@ const VOCABULARY: Record<TagKind, readonly string[] | null> = {
   humanLabel: null,
   sideEffect: null,
   review: null,
+  // The agreement counts and the review queue read their own ranges and counts, never a filter.
+  humanPair: null,
+  queue: null,
+  queueProbe: null,
+  queueDone: null,
 };
 
 const vocabularyBits = new Map<string, number>();

@@ -155,6 +155,8 @@ export function questionSentences(text: string | null | undefined): QuestionSent
 /** Whether a text holds a question. */
 export function hasQuestion(text: string | null | undefined): boolean {
   if (!text) return false;
+  // Every `?` ends a sentence with a run of terminators that holds it: that sentence is a question.
+  if (text.includes("?")) return true;
   for (const s of splitSentences(text)) if (questionReason(s.text) !== null) return true;
   return false;
 }

@@ -12,6 +12,8 @@ import type { Fact } from "@/lib/gate/facts";
 import { type ArgumentView, type AskTermHits, markValues } from "@/lib/probe/argumentMarks";
 import type { CompiledProbe } from "@/lib/probe/compile";
 import { type FieldScore, readArguments } from "@/lib/probe/score";
+import { questionSentences } from "@/lib/review/question";
+import { QUESTION_REASON_TEXT, questionRuns } from "@/lib/review/questionMarks";
 
 /** Per field: our label with its evidence, beside the recorded and imported human labels (reviews: ReviewPanel). */
 export function FieldLabels({ t, focusField }: { t: TraceDetail; focusField: string | null }) {
@@ -141,6 +143,9 @@ function OtherLabel({ ours, other, testId }: { ours: string; other: string | und
 /** The response text with matched ask terms in <mark>, and per field the terms looked for. */
 export function ResponseText({ t, hits, called }: { t: TraceDetail; hits: AskTermHits; called: boolean }) {
   const text = t.response.text;
+  // Question sentences of the shown text only: the work stays bounded however long the text is.
+  const shown = hits.segments.reduce((n, s) => n + s.text.length, 0);
+  const questions = questionSentences(text ? text.slice(0, shown) : null);
   return (
     <Card
       title="Response text"
@@ -160,23 +165,49 @@ export function ResponseText({ t, hits, called }: { t: TraceDetail; hits: AskTer
             className="max-h-[28rem] overflow-auto rounded bg-slate-50 p-2 text-sm [overflow-wrap:anywhere] whitespace-pre-wrap"
             data-testid="response-text"
           >
-            {hits.segments.map((s, i) =>
-              s.fields ? (
-                <mark
+            {questionRuns(hits.segments, questions).map((run, r) => {
+              const parts = run.parts.map((s, i) =>
+                s.fields ? (
+                  <mark
+                    // biome-ignore lint/suspicious/noArrayIndexKey: segments are positional and never reorder
+                    key={i}
+                    className="rounded-sm bg-yellow-200 px-0.5 font-semibold text-slate-900 underline decoration-yellow-700 decoration-2 underline-offset-2"
+                    title={`ask term for ${s.fields.join(", ")}`}
+                    data-testid="ask-term"
+                  >
+                    {breakable(s.text)}
+                  </mark>
+                ) : (
                   // biome-ignore lint/suspicious/noArrayIndexKey: segments are positional and never reorder
-                  key={i}
-                  className="rounded-sm bg-yellow-200 px-0.5 font-semibold text-slate-900 underline decoration-yellow-700 decoration-2 underline-offset-2"
-                  title={`ask term for ${s.fields.join(", ")}`}
-                  data-testid="ask-term"
+                  <span key={i}>{breakable(s.text)}</span>
+                ),
+              );
+              return run.question ? (
+                <span
+                  // biome-ignore lint/suspicious/noArrayIndexKey: runs are positional and never reorder
+                  key={r}
+                  className="rounded-sm bg-sky-100 underline decoration-sky-700 decoration-dotted decoration-2 underline-offset-4"
+                  title={`a question (${QUESTION_REASON_TEXT[run.question.reason]})`}
+                  data-testid="question-sentence"
+                  data-reason={run.question.reason}
                 >
-                  {breakable(s.text)}
-                </mark>
+                  {parts}
+                </span>
               ) : (
-                // biome-ignore lint/suspicious/noArrayIndexKey: segments are positional and never reorder
-                <span key={i}>{breakable(s.text)}</span>
-              ),
-            )}
+                // biome-ignore lint/suspicious/noArrayIndexKey: runs are positional and never reorder
+                <span key={r}>{parts}</span>
+              );
+            })}
           </p>
+          {questions.length > 0 ? (
+            <p className="mt-1 text-xs text-slate-500" data-testid="question-legend">
+              <span className="rounded-sm bg-sky-100 underline decoration-sky-700 decoration-dotted underline-offset-4">
+                Dotted underline
+              </span>
+              : {questions.length === 1 ? "a question sentence" : `${questions.length} question sentences`}{" "}
+              (it ends with ?, opens with a question word or an auxiliary, or holds a request phrase)
+            </p>
+          ) : null}
           {hits.cut ? (
             <CutNote>{`text shown to ${hits.segments.reduce((n, s) => n + s.text.length, 0).toLocaleString("en-US")} of ${text.length.toLocaleString("en-US")} characters; terms were looked for in all of it`}</CutNote>
           ) : null}
@@ -214,7 +245,9 @@ export function ResponseText({ t, hits, called }: { t: TraceDetail; hits: AskTer
             </li>
           ))}
         </ul>
-        {!called && text?.includes("?") && Object.values(t.result.fields).some((f) => f.label === "DRIFT") ? (
+        {!called &&
+        questions.length > 0 &&
+        Object.values(t.result.fields).some((f) => f.label === "DRIFT") ? (
           <p className="mt-2 rounded bg-amber-50 p-2 text-xs text-amber-900" data-testid="drift-hint">
             <span aria-hidden="true">? </span>The reply asks a question but uses none of a DRIFT field's
             terms: if it asks for that field in other words, the bag-of-words heuristic missed an ASK.

@@ -2,6 +2,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
 import { createIngestStore } from "../../../db/queries/ingestStore";
+import { backfillAll } from "../../../db/queries/tagBackfill";
 import { type IngestSource, ingestSources } from "../../ingest/pipeline";
 import { openSource, sourceName, sourceSize } from "../../ingest/readSource";
 import { DEFAULT_PROBE_ID } from "../../probe/builtin";
@@ -62,6 +63,7 @@ export function registerSetup(program: Command): void {
     .option("--demo", "load the demo runs when the database has no runs")
     .action(async (opts: { demo?: boolean }) => {
       const db = cliDb();
+      backfillAll(db, (s) => process.stdout.write(`${s}\n`));
       const runs = db.sqlite.prepare("SELECT count(*) FROM runs").pluck().get() as number;
       if (opts.demo && runs === 0) await loadDemo((s) => process.stdout.write(`${s}\n`));
       process.stdout.write(`assumeprobe: database ready at ${db.path}\n`);
