@@ -3,8 +3,9 @@
 import { refresh } from "next/cache";
 import { z } from "zod";
 import { getDb } from "@/db/client";
-import { MAX_NOTE, MAX_REVIEWER, ReviewError, submitReviews } from "@/db/queries/reviews";
+import { ReviewError, submitReviews } from "@/db/queries/reviews";
 import { LabelSchema } from "@/lib/probe/schema";
+import { NoteSchema, ReviewerSchema } from "@/lib/review/contract";
 
 const QueueReviewSchema = z.object({
   traceId: z.number().int().positive(),
@@ -15,12 +16,8 @@ const QueueReviewSchema = z.object({
   base: z.number().int().positive().nullable(),
   /** Write the label of the review `base` replaced. */
   undo: z.boolean().default(false),
-  note: z.string().max(MAX_NOTE, `a note holds at most ${MAX_NOTE} characters`).default(""),
-  reviewer: z
-    .string()
-    .trim()
-    .min(1, "a reviewer name is required")
-    .max(MAX_REVIEWER, `a reviewer name holds at most ${MAX_REVIEWER} characters`),
+  note: NoteSchema,
+  reviewer: ReviewerSchema,
   /** Re-render the queue in the same response (the next item comes back with the answer). */
   refresh: z.boolean().default(true),
 });
