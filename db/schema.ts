@@ -283,14 +283,29 @@ export const bulkReviewSkips = sqliteTable(
   (t) => [primaryKey({ columns: [t.jobId, t.traceId, t.field] })],
 );
 
+/** Named fixture sets; `seed` is built in and read-only (0008_fixtures.sql). */
 export const fixtureSets = sqliteTable("fixture_sets", {
   id: integer().primaryKey({ autoIncrement: true }),
   name: text().notNull().unique(),
+  description: text().notNull().default(""),
   builtin: integer({ mode: "boolean" }).notNull().default(false),
   createdAt: text("created_at").notNull().default(now),
+  updatedAt: text("updated_at").notNull().default(now),
 });
 
-/** A curated fixture: the normalized response, a snapshot of the probe's world, the human label. */
+/** World snapshots {id, system, user, hidden, redacted, tool, tools, fields}, once each, by digest. */
+export const fixtureWorlds = sqliteTable("fixture_worlds", {
+  digest: text().primaryKey(),
+  probeId: text("probe_id").notNull(),
+  world: text().notNull(),
+});
+
+/**
+ * A curated fixture: a world snapshot, the normalized response, the field and the expected
+ * (human) label. `identity` (SHA-256 of the canonical JSON of world, response and field) is
+ * unique within a set; `history` holds every expected label it had, the first when it was added.
+ * Written only through db/queries/fixtures.ts. The expected label CHECK is in 0008_fixtures.sql.
+ */
 export const fixtures = sqliteTable(
   "fixtures",
   {
@@ -298,33 +313,58 @@ export const fixtures = sqliteTable(
     setId: integer("set_id")
       .notNull()
       .references(() => fixtureSets.id, { onDelete: "cascade" }),
+    identity: text().notNull(),
     probeId: text("probe_id").notNull(),
-    /** {id, system, user, hidden, redacted, tool, fields} at the time of curation. */
-    world: text().notNull(),
+    worldDigest: text("world_digest")
+      .notNull()
+      .references(() => fixtureWorlds.digest),
     response: text().notNull(),
     field: text().notNull(),
     expected: text().notNull(),
     reviewer: text().notNull(),
     note: text().notNull().default(""),
+    /** The source trace's reference as it was when the fixture was added (JSON), kept after the trace goes. */
+    source: text(),
     sourceTraceId: integer("source_trace_id").references(() => traces.id, { onDelete: "set null" }),
+    /** [{expected, reviewer, note, at}], oldest first. */
+    history: text().notNull(),
     createdAt: text("created_at").notNull().default(now),
+    updatedAt: text("updated_at").notNull().default(now),
   },
-  (t) => [index("fixtures_set").on(t.setId, t.id), index("fixtures_source").on(t.sourceTraceId)],
+  (t) => [
+    uniqueIndex("fixtures_identity").on(t.setId, t.identity),
+    index("fixtures_set").on(t.setId, t.id),
+    index("fixtures_source").on(t.sourceTraceId),
+    index("fixtures_world").on(t.worldDigest),
+  ],
 );
 
-export const fixtureRuns = sqliteTable("fixture_runs", {
-  id: integer().primaryKey({ autoIncrement: true }),
-  setId: integer("set_id")
-    .notNull()
-    .references(() => fixtureSets.id, { onDelete: "cascade" }),
-  /** Package version plus probe configuration versions. */
-  scorerVersion: text("scorer_version").notNull(),
-  /** A what-if configuration, when the re-run used one. */
-  config: text(),
-  passed: integer().notNull(),
-  failed: integer().notNull(),
-  createdAt: text("created_at").notNull().default(now),
-});
+/** A re-run of a set, with the scorer version it ran under and its counts. */
+export const fixtureRuns = sqliteTable(
+  "fixture_runs",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    setId: integer("set_id")
+      .notNull()
+      .references(() => fixtureSets.id, { onDelete: "cascade" }),
+    /** lib/fixtures/configuration.ts scorerVersion: package, each probe's configuration version, lexicon. */
+    scorerVersion: text("scorer_version").notNull(),
+    /** The same parts as JSON {package, probes: {id: version}, lexicon}. */
+    versions: text().notNull(),
+    /** A what-if configuration, when the re-run used one. */
+    config: text(),
+    /** cli, browser or demo. */
+    origin: text().notNull(),
+    total: integer().notNull(),
+    passed: integer().notNull(),
+    failed: integer().notNull(),
+    broke: integer().notNull(),
+    fixed: integer().notNull(),
+    added: integer().notNull(),
+    createdAt: text("created_at").notNull().default(now),
+  },
+  (t) => [index("fixture_runs_set").on(t.setId, t.id)],
+);
 
 export const fixtureResults = sqliteTable(
   "fixture_results",
@@ -336,7 +376,16 @@ export const fixtureResults = sqliteTable(
       .notNull()
       .references(() => fixtures.id, { onDelete: "cascade" }),
     label: text().notNull(),
+    /** The fixture's expected label at the time of the re-run. */
+    expected: text().notNull(),
     passed: integer({ mode: "boolean" }).notNull(),
+    /** broke, fixed, new, or null (same outcome as the previous re-run). */
+    change: text(),
+    /** For a failure: the rule that fired and the ask terms it looked for. */
+    why: text(),
   },
-  (t) => [primaryKey({ columns: [t.runId, t.fixtureId] }), index("fixture_results_fixture").on(t.fixtureId)],
+  (t) => [
+    primaryKey({ columns: [t.runId, t.fixtureId] }),
+    index("fixture_results_fixture").on(t.fixtureId, t.runId),
+  ],
 );
