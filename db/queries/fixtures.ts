@@ -19,6 +19,7 @@ import type { TraceScore } from "../../lib/probe/score";
 import type { Db } from "../client";
 import { fixtureTransaction, writableSet } from "./fixtureSets";
 import { getProbeVersion } from "./probes";
+import { currentReviews, humanLabelsOf } from "./reviews";
 
 export interface FixtureInput {
   world: WorldSnapshot;
@@ -205,4 +206,49 @@ export function writeTraceFields(
 /** writeTraceFields in its own short IMMEDIATE transaction. */
 export function addTraceFields(db: Db, setName: string, reviewer: string, items: TraceFieldAdd[]) {
   return fixtureTransaction(db, () => writeTraceFields(db, setName, reviewer, items));
+}
+
+/**
+ * Adds fields of one trace with their current human label (the field's current review, else its
+ * imported label) as the expected label, and the review's note; fields with no human label are
+ * skipped and listed. Call inside a transaction: `label --set` calls it in its reviews' own, right
+ * after writing them, so the fixtures take the labels just given.
+ */
+export function writeHumanFields(
+  db: Db,
+  setName: string,
+  reviewer: string,
+  traceId: number,
+  fields: string[],
+): { set: string; created: boolean; fixtures: AddedFixture[]; skipped: string[] } {
+  const t = db.sqlite.prepare("SELECT human FROM traces WHERE id = ?").get(traceId) as
+    | { human: string | null }
+    | undefined;
+  if (!t) throw new FixtureError("no_trace", `there is no trace ${traceId}`);
+  const imported = t.human ? (JSON.parse(t.human) as Record<string, string>) : null;
+  const current = currentReviews(db, traceId);
+  const human = humanLabelsOf(fields, current, imported);
+  const items: TraceFieldAdd[] = [];
+  const skipped: string[] = [];
+  for (const field of fields) {
+    const h = human[field];
+    if (!h || !(LABELS as readonly string[]).includes(h.label)) skipped.push(field);
+    else
+      items.push({
+        traceId,
+        field,
+        expected: h.label as Label,
+        note: h.source === "review" ? (current.get(field)?.note ?? "") : "",
+      });
+  }
+  if (items.length === 0) {
+    const { set, created } = writableSet(db, setName);
+    return { set: set.name, created, fixtures: [], skipped };
+  }
+  return { ...writeTraceFields(db, setName, reviewer, items), skipped };
+}
+
+/** writeHumanFields in its own short IMMEDIATE transaction (the trace page and the review queue). */
+export function addHumanFields(db: Db, setName: string, reviewer: string, traceId: number, fields: string[]) {
+  return fixtureTransaction(db, () => writeHumanFields(db, setName, reviewer, traceId, fields));
 }

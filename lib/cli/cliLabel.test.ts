@@ -125,7 +125,8 @@ describe("assumeprobe label", SLOW, () => {
       [[q, "timezone", "--reviewer", "a"], /FIELD=LABEL/],
       [[q, "timezone=ASK"], /--reviewer/],
       [[q, "timezone=ASK", "--reviewer", " "], /reviewer name is required/],
-      [[q, "timezone=ASK", "--reviewer", "a", "--set", "mine"], /--set is not available yet/],
+      [[q, "timezone=ASK", "--reviewer", "a", "--set", "seed"], /the seed set is read-only/],
+      [[q, "timezone=ASK", "--reviewer", "a", "--set", "my set"], /--set: .*letters, digits/],
       [[q, "timezone=ASK", "--reviewer", "a", "--base", "severity=3"], /not among the fields being labelled/],
       [
         [q, "timezone=ASK", "--reviewer", "a", "--base", "timezone=x"],

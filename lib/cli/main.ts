@@ -1,6 +1,7 @@
 import { Command, CommanderError } from "commander";
 import { registerBulkRun } from "./commands/bulkRun";
 import { registerExport } from "./commands/export";
+import { registerFixtures } from "./commands/fixtures";
 import { registerIngest } from "./commands/ingest";
 import { registerLabel } from "./commands/label";
 import { registerProbes } from "./commands/probes";
@@ -22,6 +23,7 @@ export function buildProgram(): Command {
   registerExport(program);
   registerProbes(program);
   registerLabel(program);
+  registerFixtures(program);
   registerBulkRun(program);
   registerSetup(program);
   return program;

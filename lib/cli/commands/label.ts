@@ -1,5 +1,16 @@
 import type { Command } from "commander";
-import { ReviewError, type ReviewItem, reviewJson, submitReviews } from "../../../db/queries/reviews";
+import { syncSeedSet } from "../../../db/queries/fixtureSeed";
+import { checkSetName, getSet } from "../../../db/queries/fixtureSets";
+import { writeHumanFields } from "../../../db/queries/fixtures";
+import {
+  ReviewError,
+  type ReviewItem,
+  reviewJson,
+  reviewTransaction,
+  type SubmitResult,
+  writeReviews,
+} from "../../../db/queries/reviews";
+import { FixtureError } from "../../fixtures/errors";
 import { LABELS } from "../../probe/schema";
 import { describeZodError, NoteSchema, ReviewerSchema } from "../../review/contract";
 import { parseReviewLabel } from "../../review/humanLabel";
@@ -52,17 +63,16 @@ export function registerLabel(program: Command): void {
     .requiredOption("--reviewer <name>", "who is reviewing")
     .option("--note <text>", "a note kept with each review", "")
     .option("--base <field=review_id>", "the review of FIELD you saw as current (repeatable)", collect, [])
-    .option("--set <name>", "also add each field to this fixture set (not available yet)")
+    .option(
+      "--set <name>",
+      "also add each field to this fixture set (created when missing), its new human label as the expected one",
+    )
     .action(
       (
         traceIdText: string,
         assignments: string[],
         opts: { reviewer: string; note: string; base: string[]; set?: string },
       ) => {
-        if (opts.set !== undefined)
-          throw new UsageError(
-            "--set is not available yet: fixture sets come in a later release; label without it",
-          );
         if (!/^[1-9][0-9]{0,15}$/.test(traceIdText))
           throw new UsageError(`the trace id must be a positive integer, got "${traceIdText}"`);
         const reviewer = ReviewerSchema.safeParse(opts.reviewer);
@@ -70,17 +80,35 @@ export function registerLabel(program: Command): void {
         const note = NoteSchema.safeParse(opts.note);
         if (!note.success) throw new UsageError(`--note: ${describeZodError(note.error)}`);
         const items = labelItems(assignments, opts.base);
+        const set = opts.set;
         const db = cliDb();
-        let result: ReturnType<typeof submitReviews>;
+        if (set !== undefined) {
+          syncSeedSet(db);
+          try {
+            checkSetName(set);
+          } catch (e) {
+            if (e instanceof FixtureError) throw new UsageError(`--set: ${e.message}`);
+            throw e;
+          }
+          if (getSet(db, set)?.builtin)
+            throw new UsageError(`--set: the ${set} set is read-only: choose another set`);
+        }
+        const traceId = Number(traceIdText);
+        let result: SubmitResult;
+        let made: ReturnType<typeof writeHumanFields> | null;
         try {
-          result = submitReviews(db, {
-            traceId: Number(traceIdText),
-            reviewer: reviewer.data,
-            note: note.data,
-            items,
-          });
+          // One IMMEDIATE transaction: the reviews and the fixtures they make land together or not at all.
+          ({ result, made } = reviewTransaction(db, () => {
+            const r = writeReviews(db, { traceId, reviewer: reviewer.data, note: note.data, items });
+            const fields = items.map((it) => it.field);
+            return {
+              result: r,
+              made:
+                r.ok && set !== undefined ? writeHumanFields(db, set, reviewer.data, traceId, fields) : null,
+            };
+          }));
         } catch (e) {
-          if (e instanceof ReviewError) throw new UsageError(e.message);
+          if (e instanceof ReviewError || e instanceof FixtureError) throw new UsageError(e.message);
           throw e;
         }
         if (!result.ok) {
@@ -92,9 +120,14 @@ export function registerLabel(program: Command): void {
           process.exitCode = 1;
           return;
         }
-        process.stdout.write(
-          `${JSON.stringify({ reviews: result.reviews.map(reviewJson), fixtures: [] })}\n`,
-        );
+        const fixtures = (made?.fixtures ?? []).map((f) => ({
+          id: f.identity,
+          set: made?.set,
+          field: f.field,
+          expected: f.expected,
+          outcome: f.outcome,
+        }));
+        process.stdout.write(`${JSON.stringify({ reviews: result.reviews.map(reviewJson), fixtures })}\n`);
       },
     );
 }
