@@ -11,6 +11,7 @@ const NAV = [
   { href: "/", label: "Runs" },
   { href: "/review", label: "Review" },
   { href: "/agreement", label: "Agreement" },
+  { href: "/fixtures", label: "Fixtures" },
   { href: "/probes", label: "Probes" },
   { href: "/upload", label: "Upload" },
 ];

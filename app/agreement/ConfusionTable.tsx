@@ -44,10 +44,12 @@ export function ConfusionTable({
   s,
   cellHref,
   testId = "confusion",
+  caption = "rows: our label · columns: the human label (review, else imported)",
 }: {
   s: AgreementSummary;
   cellHref: (ours: string, human: string) => string | null;
   testId?: string;
+  caption?: string;
 }) {
   const c = s.confusion;
   const scores = new Map(s.scores.map((x) => [x.label, x]));
@@ -59,9 +61,7 @@ export function ConfusionTable({
   return (
     <div className="overflow-x-auto">
       <table className="text-sm" data-testid={testId}>
-        <caption className="mb-1 text-left text-xs text-slate-500">
-          rows: our label · columns: the human label (review, else imported)
-        </caption>
+        <caption className="mb-1 text-left text-xs text-slate-500">{caption}</caption>
         <thead>
           <tr className="text-xs text-slate-500">
             <th className="py-1 pr-2 text-left font-medium">ours ↓ human →</th>

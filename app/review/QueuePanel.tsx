@@ -6,8 +6,10 @@ import { useEffect, useRef, useState } from "react";
 import { KeysHelp } from "@/app/_components/KeysHelp";
 import { isTyping } from "@/app/_components/keyboard";
 import { LabelChip } from "@/app/_components/LabelChip";
+import { AddToSet } from "@/app/_fixtures/AddToSet";
 import { LABELS, type Label } from "@/lib/probe/schema";
 import {
+  FIXTURE_KEY_HELP,
   keyOfLabel,
   QUEUE_KEY_HELP,
   queueAction,
@@ -34,6 +36,10 @@ export interface PanelField {
 const HELP = [
   ...REVIEW_KEY_HELP,
   ...QUEUE_KEY_HELP,
+  ...FIXTURE_KEY_HELP.map((k) => ({
+    ...k,
+    does: k.does.replace("the field", "the field you labelled last"),
+  })),
   { key: "?", does: "show this list" },
   { key: "Esc", does: "close this list" },
 ];
@@ -276,6 +282,14 @@ export function QueuePanel({
         </button>
         <KeysHelp ref={dialog} keys={HELP} ready={ready} onOpen={() => dialog.current?.showModal()} />
       </div>
+      <AddToSet
+        what="the field you labelled last"
+        reviewer={reviewer}
+        target={() => {
+          const top = peekUndo();
+          return top ? { traceId: top.traceId, field: top.field } : null;
+        }}
+      />
       <p
         role="status"
         aria-live="polite"

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { LABELS } from "../probe/schema";
 import {
+  FIXTURE_KEYS,
+  fixtureAction,
   keyOfLabel,
   LABEL_KEY,
   QUEUE_KEYS,
@@ -34,6 +36,9 @@ describe("the review keyboard", () => {
     expect(queueAction("s")).toEqual({ kind: "skip" });
     expect(queueAction("o")).toEqual({ kind: "open" });
     expect(queueAction("1")).toBe(null);
+    expect(fixtureAction("a")).toEqual({ kind: "addToSet" });
+    expect(fixtureAction("A")).toEqual({ kind: "chooseSet" });
+    expect(fixtureAction("1")).toBe(null);
   });
 
   it("uses no key twice across relabelling, the queue and the trace page's navigation", () => {
@@ -41,6 +46,7 @@ describe("the review keyboard", () => {
       ...Object.keys(LABEL_KEY),
       ...Object.values(REVIEW_KEYS),
       ...Object.values(QUEUE_KEYS),
+      ...Object.values(FIXTURE_KEYS),
       ...TRACE_NAV_KEYS,
     ];
     expect(new Set(all).size).toBe(all.length);

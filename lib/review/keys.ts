@@ -35,6 +35,9 @@ export const REVIEW_KEYS = {
 
 export const QUEUE_KEYS = { skip: "s", open: "o" } as const;
 
+/** Adding a reviewed field to a fixture set: `a` to the last set used, Shift+A to choose one. */
+export const FIXTURE_KEYS = { addToSet: "a", chooseSet: "A" } as const;
+
 /** Keys the trace page already uses for moving between traces and the help list. */
 export const TRACE_NAV_KEYS = ["j", "k", "u", "?"] as const;
 
@@ -70,6 +73,15 @@ export function queueAction(key: string): QueueAction | null {
   return null;
 }
 
+export type FixtureAction = { kind: "addToSet" } | { kind: "chooseSet" };
+
+/** What a key does for fixture sets (on the trace page and the queue), or null. */
+export function fixtureAction(key: string): FixtureAction | null {
+  if (key === FIXTURE_KEYS.addToSet) return { kind: "addToSet" };
+  if (key === FIXTURE_KEYS.chooseSet) return { kind: "chooseSet" };
+  return null;
+}
+
 export interface KeyHelpRow {
   key: string;
   does: string;
@@ -89,6 +101,17 @@ export const QUEUE_KEY_HELP: readonly KeyHelpRow[] = [
   { key: QUEUE_KEYS.skip, does: "skip to the next item (this one stays in the queue)" },
   { key: QUEUE_KEYS.open, does: "open the whole trace page" },
 ];
+
+export const FIXTURE_KEY_HELP: readonly KeyHelpRow[] = [
+  {
+    key: FIXTURE_KEYS.addToSet,
+    does: "add the field to the fixture set you used last, its human label expected",
+  },
+  { key: `Shift+${FIXTURE_KEYS.addToSet}`, does: "choose the fixture set (or name a new one), then add" },
+];
+
+/** Where the browser remembers the fixture set a field was last added to. */
+export const FIXTURE_SET_STORAGE_KEY = "assumeprobe.fixtureSet";
 
 /** Where the browser remembers the reviewer's name (asked once; a token server's session overrides it). */
 export const REVIEWER_STORAGE_KEY = "assumeprobe.reviewer";

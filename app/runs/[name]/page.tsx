@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Card } from "@/app/_components/Card";
 import { FieldRatesTable } from "@/app/_components/FieldRatesTable";
+import { BulkAddToSet } from "@/app/_fixtures/BulkAddToSet";
 import { resumeBulkJobs } from "@/app/_review/bulkProcess";
 import { bulkJobView } from "@/app/_review/bulkView";
 import { currentReviewer } from "@/app/_review/reviewer";
@@ -217,6 +218,13 @@ export default async function RunPage({ params, searchParams }: Props) {
             filterText={[...filterParams].map(([k, v]) => `${k}=${v}`).join(" ")}
             reviewer={reviewer}
             running={bulk?.status === "running" ? bulkJobView(bulk) : null}
+          />
+          <BulkAddToSet
+            run={run.name}
+            query={query}
+            field={field}
+            filterText={[...filterParams].map(([k, v]) => `${k}=${v}`).join(" ")}
+            reviewer={reviewer}
           />
           <Pager
             prev={page.prevBefore && pageHref("before", page.prevBefore)}

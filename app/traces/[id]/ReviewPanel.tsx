@@ -3,6 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { isTyping } from "@/app/_components/keyboard";
+import { AddToSet } from "@/app/_fixtures/AddToSet";
 import { submitReviewAction } from "@/app/_review/actions";
 import { type ReviewerState, useReviewer } from "@/app/_review/useReviewer";
 import { LABEL_KEYS } from "@/lib/review/humanLabel";
@@ -303,6 +304,10 @@ export function ReviewPanel({
           if (!kept) setNote("");
           else if (note.trim()) setStatus("Note kept: it goes with your next review.");
         }}
+      />
+      <AddToSet
+        what="the focused field"
+        target={() => (fields[focus] ? { traceId, field: fields[focus].field } : null)}
       />
       <p className="mt-2 text-[11px] text-slate-500">
         <kbd className="font-mono">1</kbd>–<kbd className="font-mono">6</kbd> relabel the focused field and go

@@ -1,5 +1,6 @@
 import type { KeyHelp } from "@/app/_components/KeysHelp";
 import { LABEL_KEYS } from "@/lib/review/humanLabel";
+import { FIXTURE_KEY_HELP } from "@/lib/review/keys";
 
 /** The review keys of the trace page, listed by `?` beside the navigation keys. */
 export const REVIEW_KEYS: KeyHelp[] = [
@@ -13,6 +14,7 @@ export const REVIEW_KEYS: KeyHelp[] = [
   { key: "n", does: "write a note for your next review (Enter keeps it, Esc drops it)" },
   { key: "z", does: "undo your last review (goes back to its trace)" },
   { key: "Enter", does: "after a conflict: save yours over the other review" },
+  ...FIXTURE_KEY_HELP,
 ];
 
 /** The label a key names (1-6, top row or keypad), whatever Shift does to its character. */

@@ -1,6 +1,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
+import { syncSeedSet } from "../../../db/queries/fixtureSeed";
 import { createIngestStore } from "../../../db/queries/ingestStore";
 import { backfillAll } from "../../../db/queries/tagBackfill";
 import { type IngestSource, ingestSources } from "../../ingest/pipeline";
@@ -8,6 +9,7 @@ import { openSource, sourceName, sourceSize } from "../../ingest/readSource";
 import { DEFAULT_PROBE_ID } from "../../probe/builtin";
 import { projectRoot } from "../../root";
 import { cliDb } from "../db";
+import { loadDemoFixtures } from "../demoFixtures";
 import { loadDemoReviews } from "../demoReviews";
 
 function sources(paths: string[]): IngestSource[] {
@@ -48,9 +50,12 @@ export async function loadDemo(log: (s: string) => void): Promise<void> {
     store,
   );
   const reviews = loadDemoReviews(db, join(demoDir, "reviews.json"));
+  const curated = await loadDemoFixtures(db, join(demoDir, "fixtures"), (files) =>
+    ingestSources(sources(files), { probe: DEFAULT_PROBE_ID, format: "trace", origin: "demo" }, store),
+  );
   db.sqlite.pragma("optimize");
   log(
-    `assumeprobe: loaded demo data: ${a.ingested + b.ingested} traces in ${a.runs.length + b.runs.length} runs, ${reviews} reviews (start empty with ASSUMEPROBE_DEMO=0)`,
+    `assumeprobe: loaded demo data: ${a.ingested + b.ingested} traces in ${a.runs.length + b.runs.length} runs, ${reviews} reviews, fixture set ${curated.set} with ${curated.fixtures} fixtures (start empty with ASSUMEPROBE_DEMO=0)`,
   );
 }
 
@@ -63,6 +68,7 @@ export function registerSetup(program: Command): void {
     .option("--demo", "load the demo runs when the database has no runs")
     .action(async (opts: { demo?: boolean }) => {
       const db = cliDb();
+      syncSeedSet(db);
       backfillAll(db, (s) => process.stdout.write(`${s}\n`));
       const runs = db.sqlite.prepare("SELECT count(*) FROM runs").pluck().get() as number;
       if (opts.demo && runs === 0) await loadDemo((s) => process.stdout.write(`${s}\n`));
