@@ -17,6 +17,9 @@ export const metadata: Metadata = {
 
 const NAV = [
   { href: "/", label: "Runs" },
+  { href: "/review", label: "Review" },
+  { href: "/agreement", label: "Agreement" },
+  { href: "/fixtures", label: "Fixtures" },
   { href: "/compare", label: "Compare" },
   { href: "/probes", label: "Probes" },
   { href: "/upload", label: "Upload" },

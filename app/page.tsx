@@ -4,6 +4,7 @@ import { probeOrigins } from "@/db/queries/probeUsage";
 import { listRunSummaries, runFacets } from "@/db/queries/runs";
 import { ANY_FIELD } from "@/lib/ingest/tags";
 import { groupProbes } from "@/lib/probeGroups";
+import { AgreementLines } from "./_overview/AgreementLines";
 import { EmptyState } from "./_overview/EmptyState";
 import { GROUP_PREFIX, OverviewFilter } from "./_overview/OverviewFilter";
 import { RunsTable } from "./_overview/RunsTable";
@@ -121,6 +122,8 @@ export default async function RunsOverview({ searchParams }: Props) {
       {deleted ? <Deleted name={deleted} /> : null}
 
       {all.length >= 2 && defaults ? <CompareForm runs={all.map((r) => r.name)} defaults={defaults} /> : null}
+
+      <AgreementLines db={db} />
 
       {trends.length > 0 && trendField ? (
         <TrendSection

@@ -20,24 +20,13 @@
  *
  * The load average is printed with every figure: repeat when the 1-minute load is above ~1.5.
  */
-import { existsSync, rmSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
-import { traceLines, vocabWord } from "./lib/generate";
-import { build, freePort, startServer, time } from "./lib/server";
-import {
-  benchDir,
-  CLI,
-  ensureCliBundle,
-  fmt,
-  load,
-  loadIsHigh,
-  median,
-  percentile,
-  runNode,
-  writeLines,
-} from "./lib/util";
+import { vocabWord } from "./lib/generate";
+import { build, freePort, loadBigRun, startServer, time } from "./lib/server";
+import { benchDir, fmt, load, loadIsHigh, median, percentile } from "./lib/util";
 
 const { values } = parseArgs({
   options: {
@@ -51,49 +40,7 @@ const N = Number(values.n);
 const REQUESTS = Number(values.requests);
 const RUN = "bench-1m";
 
-/** Traces in the benchmark run; 0 when the database predates tag signatures (its filters would be slower). */
-function traceCount(dbPath: string): number {
-  if (!existsSync(dbPath)) return 0;
-  const db = new Database(dbPath, { readonly: true, fileMustExist: true });
-  try {
-    const sig = db.prepare("SELECT sig FROM trace_tags LIMIT 1").pluck().get();
-    if (sig === -1) return 0;
-    const row = db.prepare("SELECT trace_count AS n FROM runs WHERE name = ?").get(RUN) as
-      | { n: number }
-      | undefined;
-    return row?.n ?? 0;
-  } catch {
-    return 0;
-  } finally {
-    db.close();
-  }
-}
-
-async function loadDatabase(dbPath: string): Promise<void> {
-  if (traceCount(dbPath) === N) {
-    console.log(`database: ${dbPath} already holds run ${RUN} with ${fmt(N)} traces (reused)`);
-    return;
-  }
-  const file = join(benchDir(), `big-${N}.jsonl`);
-  if (!existsSync(file)) {
-    const t0 = performance.now();
-    const bytes = writeLines(file, traceLines(N, { run: RUN, model: "tern-7b-instruct", seed: "big" }));
-    console.log(
-      `generated ${file}: ${fmt(N)} lines, ${fmt(bytes / 1e6)} MB in ${fmt((performance.now() - t0) / 1000)} s`,
-    );
-  }
-  for (const suffix of ["", "-wal", "-shm"]) rmSync(`${dbPath}${suffix}`, { force: true });
-  ensureCliBundle();
-  console.log(`ingesting ${file} into ${dbPath}  [${load()}]`);
-  const res = await runNode([CLI, "ingest", file, "--no-progress", "--json"], { ASSUMEPROBE_DB: dbPath });
-  if (res.code !== 0) throw new Error(`ingest exited ${res.code}: ${res.stderr.slice(0, 2000)}`);
-  console.log(
-    `  ${fmt(N)} records in ${fmt(res.seconds)} s (${fmt(N / res.seconds)} records/s, peak RSS ${
-      res.peakRssMb === null ? "?" : fmt(res.peakRssMb)
-    } MB)  [${load()}]`,
-  );
-  if (traceCount(dbPath) !== N) throw new Error("the database does not hold the run after ingest");
-}
+const loadDatabase = (dbPath: string) => loadBigRun(dbPath, { n: N, run: RUN, file: `big-${N}.jsonl` });
 
 interface Case {
   name: string;

@@ -19,6 +19,8 @@ import {
  *   `sig` is the trace's tag signature (lib/ingest/tagSignature.ts), so an intersection skips
  *   most non-matching traces of its rarest range without a lookup each.
  * - `trace_search`: a contentless FTS5 index over response text and argument values.
+ * Drizzle cannot express the CHECK on review labels, WITHOUT ROWID, or the trigger that fills
+ * `run_scoring` either: 0006_review_loop.sql holds them.
  */
 
 const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`;
@@ -182,10 +184,31 @@ export const runCounts = sqliteTable(
     tagId: integer("tag_id").notNull(),
     n: integer().notNull(),
   },
-  (t) => [primaryKey({ columns: [t.runId, t.probeId, t.tagId] })],
+  (t) => [
+    primaryKey({ columns: [t.runId, t.probeId, t.tagId] }),
+    /** The runs carrying a tag (a queue rule's runs, the agreement pairs) without reading every run's counts. */
+    index("run_counts_tag").on(t.tagId, t.runId),
+  ],
 );
 
-/** A reviewer's label for one field of one trace; history is every row, the newest is current. */
+/**
+ * Runs whose traces up to `last_id` still lack the review queue's and agreement's tags (stored
+ * before those tags existed): tagged in batches by db/queries/tagBackfill.ts; a done run's row goes.
+ */
+export const tagBackfill = sqliteTable("tag_backfill", {
+  runId: integer("run_id")
+    .primaryKey()
+    .references(() => runs.id, { onDelete: "cascade" }),
+  afterId: integer("after_id").notNull().default(0),
+  lastId: integer("last_id").notNull(),
+});
+
+/**
+ * Reviews: append-only. A field's current review is its newest; a clear is a review with no label;
+ * `replaces` is the review that was current when this one was written (what undo goes back to).
+ * Written only through db/queries/reviews.ts, which keeps the trace's human-label tags and the
+ * run's counts in step.
+ */
 export const reviews = sqliteTable(
   "reviews",
   {
@@ -194,22 +217,111 @@ export const reviews = sqliteTable(
       .notNull()
       .references(() => traces.id, { onDelete: "cascade" }),
     field: text().notNull(),
-    label: text().notNull(),
+    /** null: a clear (the human label falls back to the imported one). */
+    label: text(),
     reviewer: text().notNull(),
     note: text().notNull().default(""),
+    replaces: integer(),
     createdAt: text("created_at").notNull().default(now),
   },
   (t) => [index("reviews_trace").on(t.traceId, t.field, t.id)],
 );
 
+/**
+ * Which probe version (and lexicon version: 0 until the lexicon exists) scored each probe's
+ * traces in a run. A trigger on `traces` (0006_review_loop.sql) records every insert; a re-score
+ * replaces a run's rows for the probes it re-scored.
+ */
+export const runScoring = sqliteTable(
+  "run_scoring",
+  {
+    runId: integer("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    probeId: text("probe_id").notNull(),
+    probeVersion: integer("probe_version").notNull(),
+    lexiconVersion: integer("lexicon_version").notNull().default(0),
+    createdAt: text("created_at").notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.probeId, t.probeVersion, t.lexiconVersion] })],
+);
+
+/** A bulk relabel of a run page's filter, written in short resumable batches (db/queries/bulkReviews.ts). */
+export const bulkReviews = sqliteTable(
+  "bulk_reviews",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    runId: integer("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    /** The run page's filter (JSON, without paging). */
+    filter: text().notNull(),
+    field: text().notNull(),
+    /** null: clear. */
+    label: text(),
+    reviewer: text().notNull(),
+    note: text().notNull().default(""),
+    /** The count the reviewer confirmed. */
+    total: integer().notNull(),
+    /** The newest review when the count was shown: a field reviewed since is skipped and listed. */
+    seenReviewId: integer("seen_review_id").notNull(),
+    /** The run's newest trace then: traces ingested later are not touched. */
+    lastTraceId: integer("last_trace_id").notNull(),
+    /** Every trace up to this id is done. */
+    cursor: integer().notNull().default(0),
+    written: integer().notNull().default(0),
+    skipped: integer().notNull().default(0),
+    /** running, done, failed, cancelled. */
+    status: text().notNull().default("running"),
+    error: text(),
+    leaseOwner: text("lease_owner"),
+    /** Epoch milliseconds until which the owner's runner holds the job. */
+    leaseUntil: integer("lease_until"),
+    createdAt: text("created_at").notNull().default(now),
+    updatedAt: text("updated_at").notNull().default(now),
+    finishedAt: text("finished_at"),
+  },
+  (t) => [index("bulk_reviews_run").on(t.runId, t.id)],
+);
+
+/** Fields a bulk relabel left alone because their review changed after the count was shown. */
+export const bulkReviewSkips = sqliteTable(
+  "bulk_review_skips",
+  {
+    jobId: integer("job_id")
+      .notNull()
+      .references(() => bulkReviews.id, { onDelete: "cascade" }),
+    traceId: integer("trace_id").notNull(),
+    field: text().notNull(),
+    /** The review that landed after the count was shown. */
+    reviewId: integer("review_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.traceId, t.field] })],
+);
+
+/** Named fixture sets; `seed` is built in and read-only (0008_fixtures.sql). */
 export const fixtureSets = sqliteTable("fixture_sets", {
   id: integer().primaryKey({ autoIncrement: true }),
   name: text().notNull().unique(),
+  description: text().notNull().default(""),
   builtin: integer({ mode: "boolean" }).notNull().default(false),
   createdAt: text("created_at").notNull().default(now),
+  updatedAt: text("updated_at").notNull().default(now),
 });
 
-/** A curated fixture: the normalized response, a snapshot of the probe's world, the human label. */
+/** World snapshots {id, system, user, hidden, redacted, tool, tools, fields}, once each, by digest. */
+export const fixtureWorlds = sqliteTable("fixture_worlds", {
+  digest: text().primaryKey(),
+  probeId: text("probe_id").notNull(),
+  world: text().notNull(),
+});
+
+/**
+ * A curated fixture: a world snapshot, the normalized response, the field and the expected
+ * (human) label. `identity` (SHA-256 of the canonical JSON of world, response and field) is
+ * unique within a set; `history` holds every expected label it had, the first when it was added.
+ * Written only through db/queries/fixtures.ts. The expected label CHECK is in 0008_fixtures.sql.
+ */
 export const fixtures = sqliteTable(
   "fixtures",
   {
@@ -217,33 +329,58 @@ export const fixtures = sqliteTable(
     setId: integer("set_id")
       .notNull()
       .references(() => fixtureSets.id, { onDelete: "cascade" }),
+    identity: text().notNull(),
     probeId: text("probe_id").notNull(),
-    /** {id, system, user, hidden, redacted, tool, fields} at the time of curation. */
-    world: text().notNull(),
+    worldDigest: text("world_digest")
+      .notNull()
+      .references(() => fixtureWorlds.digest),
     response: text().notNull(),
     field: text().notNull(),
     expected: text().notNull(),
     reviewer: text().notNull(),
     note: text().notNull().default(""),
+    /** The source trace's reference as it was when the fixture was added (JSON), kept after the trace goes. */
+    source: text(),
     sourceTraceId: integer("source_trace_id").references(() => traces.id, { onDelete: "set null" }),
+    /** [{expected, reviewer, note, at}], oldest first. */
+    history: text().notNull(),
     createdAt: text("created_at").notNull().default(now),
+    updatedAt: text("updated_at").notNull().default(now),
   },
-  (t) => [index("fixtures_set").on(t.setId, t.id), index("fixtures_source").on(t.sourceTraceId)],
+  (t) => [
+    uniqueIndex("fixtures_identity").on(t.setId, t.identity),
+    index("fixtures_set").on(t.setId, t.id),
+    index("fixtures_source").on(t.sourceTraceId),
+    index("fixtures_world").on(t.worldDigest),
+  ],
 );
 
-export const fixtureRuns = sqliteTable("fixture_runs", {
-  id: integer().primaryKey({ autoIncrement: true }),
-  setId: integer("set_id")
-    .notNull()
-    .references(() => fixtureSets.id, { onDelete: "cascade" }),
-  /** Package version plus probe configuration versions. */
-  scorerVersion: text("scorer_version").notNull(),
-  /** A what-if configuration, when the re-run used one. */
-  config: text(),
-  passed: integer().notNull(),
-  failed: integer().notNull(),
-  createdAt: text("created_at").notNull().default(now),
-});
+/** A re-run of a set, with the scorer version it ran under and its counts. */
+export const fixtureRuns = sqliteTable(
+  "fixture_runs",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    setId: integer("set_id")
+      .notNull()
+      .references(() => fixtureSets.id, { onDelete: "cascade" }),
+    /** lib/fixtures/configuration.ts scorerVersion: package, each probe's configuration version, lexicon. */
+    scorerVersion: text("scorer_version").notNull(),
+    /** The same parts as JSON {package, probes: {id: version}, lexicon}. */
+    versions: text().notNull(),
+    /** A what-if configuration, when the re-run used one. */
+    config: text(),
+    /** cli, browser or demo. */
+    origin: text().notNull(),
+    total: integer().notNull(),
+    passed: integer().notNull(),
+    failed: integer().notNull(),
+    broke: integer().notNull(),
+    fixed: integer().notNull(),
+    added: integer().notNull(),
+    createdAt: text("created_at").notNull().default(now),
+  },
+  (t) => [index("fixture_runs_set").on(t.setId, t.id)],
+);
 
 export const fixtureResults = sqliteTable(
   "fixture_results",
@@ -255,9 +392,18 @@ export const fixtureResults = sqliteTable(
       .notNull()
       .references(() => fixtures.id, { onDelete: "cascade" }),
     label: text().notNull(),
+    /** The fixture's expected label at the time of the re-run. */
+    expected: text().notNull(),
     passed: integer({ mode: "boolean" }).notNull(),
+    /** broke, fixed, new, or null (same outcome as the previous re-run). */
+    change: text(),
+    /** For a failure: the rule that fired and the ask terms it looked for. */
+    why: text(),
   },
-  (t) => [primaryKey({ columns: [t.runId, t.fixtureId] }), index("fixture_results_fixture").on(t.fixtureId)],
+  (t) => [
+    primaryKey({ columns: [t.runId, t.fixtureId] }),
+    index("fixture_results_fixture").on(t.fixtureId, t.runId),
+  ],
 );
 
 /**

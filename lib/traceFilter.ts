@@ -3,17 +3,17 @@ import { GATE_VERDICTS } from "./gate/decide";
 import { AGREEMENT, ANY_FIELD, tag } from "./ingest/tags";
 import { LABELS, PROBE_ID } from "./probe/schema";
 import { FIELD_FLAGS, INJECT_REASONS, TRACE_FLAGS } from "./probe/score";
+import { HUMAN_FILTER_ALIASES, HUMAN_FILTERS } from "./review/humanFilter";
 
 export { AGREEMENT, GATE_VERDICTS };
 export const FLAG_OPTIONS = [...TRACE_FLAGS, ...FIELD_FLAGS] as const;
 
 /**
- * What `human=` filters by, per field (DESIGN.md's `--human L|reviewed|unreviewed|differs`): a human
- * label equal to L, any human label, none, one that differs from ours; and `agree`, one that equals
- * ours. `disagree` (the older word) reads as `differs`. "Human label" is what the human-label tags
- * mean (lib/ingest/tags.ts): both the run page and the export resolve it here, so they agree.
+ * `human=` filters by the current human label (lib/review/humanFilter.ts): `reviewed` a field that
+ * has one (a review, else an imported label), `unreviewed` one that has none. The run page and the
+ * export resolve it here, so they agree.
  */
-export const HUMAN_FILTERS = [...LABELS, "reviewed", "unreviewed", "differs", "agree"] as const;
+export { HUMAN_FILTERS };
 
 const oneOf = <T extends readonly [string, ...string[]]>(name: string, values: T) =>
   z.enum(values, { error: () => `${name} must be one of ${values.join(", ")}` });
@@ -35,7 +35,7 @@ const FILTER_PARAMS = {
   gate: oneOf("gate", GATE_VERDICTS),
   human: z
     .string()
-    .transform((v) => (v === "disagree" ? "differs" : v))
+    .transform((v) => HUMAN_FILTER_ALIASES[v] ?? v)
     .pipe(oneOf("human", HUMAN_FILTERS)),
   recorded: oneOf("recorded", AGREEMENT),
   probe: z
@@ -113,7 +113,11 @@ export function filterTagSet(f: TraceFilter, field: string | null): FilterTagSet
   if (field && (f.human === "reviewed" || f.human === "unreviewed")) {
     const any = [tag.human(field, true), tag.human(field, false)];
     if (f.human === "reviewed") set.anyOf = any;
-    else set.none = any;
+    else {
+      set.none = any;
+      // A trace that does not probe the field is not an unreviewed field of it: it must carry one of the field's labels.
+      if (field !== ANY_FIELD) set.anyOf = LABELS.map((l) => tag.label(field, l));
+    }
   }
   return set;
 }

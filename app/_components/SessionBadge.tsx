@@ -1,4 +1,4 @@
-import { currentSession } from "@/app/_session/currentReviewer";
+import { currentSession } from "@/app/_session/currentSession";
 import { logoutAction } from "@/app/login/actions";
 
 /** Who is signed in, and sign out, on a server with an access token. */

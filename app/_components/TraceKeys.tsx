@@ -21,10 +21,13 @@ export function TraceKeys({
   prevHref,
   nextHref,
   backHref,
+  extraKeys = [],
 }: {
   prevHref: string | null;
   nextHref: string | null;
   backHref: string;
+  /** Keys other parts of the page handle (the review panel's), listed by `?` too. */
+  extraKeys?: KeyHelp[];
 }) {
   const router = useRouter();
   const dialog = useRef<HTMLDialogElement>(null);
@@ -69,7 +72,12 @@ export function TraceKeys({
 
   return (
     <>
-      <KeysHelp ref={dialog} keys={KEYS} ready={ready} onOpen={() => dialog.current?.showModal()} />
+      <KeysHelp
+        ref={dialog}
+        keys={[...KEYS.slice(0, 3), ...extraKeys, ...KEYS.slice(3)]}
+        ready={ready}
+        onOpen={() => dialog.current?.showModal()}
+      />
       <span role="status" aria-live="polite" className="text-xs text-slate-600" data-testid="keys-status">
         {status}
       </span>

@@ -1,18 +1,27 @@
 "use client";
 
-import { useActionState, useRef } from "react";
+import { useActionState, useRef, useState } from "react";
 import { Ident } from "@/app/_components/Breakable";
+import { runDeletionImpactAction } from "@/app/_fixtures/actions";
 import { type ActionState, deleteRunAction } from "@/app/actions";
 
 /** Delete with a confirmation that names the run and its trace count. */
 export function DeleteRunButton({ name, traces }: { name: string; traces: number }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [state, action, pending] = useActionState<ActionState, FormData>(deleteRunAction, {});
+  // Asked when the dialog opens: the reviews that go with the run, the fixtures that stay.
+  const [impact, setImpact] = useState<{ reviews: number; reviewers: string[]; fixtures: number } | null>(
+    null,
+  );
+  const n = (x: number) => x.toLocaleString("en-US");
   return (
     <>
       <button
         type="button"
-        onClick={() => dialog.current?.showModal()}
+        onClick={() => {
+          dialog.current?.showModal();
+          void runDeletionImpactAction(name).then(setImpact);
+        }}
         className="rounded px-2 py-1 text-xs text-red-700 hover:bg-red-50"
         data-testid="delete-run"
         aria-label={`Delete run ${name}`}
@@ -28,8 +37,28 @@ export function DeleteRunButton({ name, traces }: { name: string; traces: number
           <h2 className="text-lg font-semibold">Delete this run?</h2>
           <p className="text-sm text-slate-700">
             Run <Ident text={name} className="font-mono font-semibold" /> and its{" "}
-            <strong>{traces.toLocaleString("en-US")} traces</strong> will be deleted, with their labels and
-            the run's rejected lines. Probes and other runs are not touched.
+            <strong>{traces.toLocaleString("en-US")} traces</strong> will be deleted, with their labels,{" "}
+            <span data-testid="delete-reviews">
+              {impact === null ? (
+                "their reviews"
+              ) : (
+                <>
+                  <strong>
+                    {n(impact.reviews)} review{impact.reviews === 1 ? "" : "s"}
+                  </strong>
+                  {impact.reviewers.length
+                    ? ` (by ${impact.reviewers.slice(0, 5).join(", ")}${impact.reviewers.length > 5 ? "…" : ""})`
+                    : ""}
+                </>
+              )}
+            </span>{" "}
+            and the run's rejected lines. Probes and other runs are not touched, and{" "}
+            <span data-testid="delete-fixtures">
+              {impact === null
+                ? "fixtures made from its traces"
+                : `the ${n(impact.fixtures)} fixture${impact.fixtures === 1 ? "" : "s"} made from its traces`}
+            </span>{" "}
+            stay in their sets with their own copy.
           </p>
           <input type="hidden" name="name" value={name} />
           <input type="hidden" name="traces" value={traces} />

@@ -11,6 +11,7 @@ function field(name: string, inject: number, n: number): FieldCounts {
     reasons: {},
     human: { agree: 0, disagree: 0 },
     recorded: { agree: 0, disagree: 0 },
+    reviews: { reviewed: 0, corrects: 0, confirms: 0 },
   };
 }
 

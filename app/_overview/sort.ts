@@ -20,6 +20,7 @@ export function allFields(fields: FieldCounts[]): FieldCounts {
     reasons: {},
     human: { agree: 0, disagree: 0 },
     recorded: { agree: 0, disagree: 0 },
+    reviews: { reviewed: 0, corrects: 0, confirms: 0 },
   };
   for (const f of fields) {
     out.n += f.n;

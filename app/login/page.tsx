@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { currentSession } from "@/app/_session/currentReviewer";
+import { currentSession } from "@/app/_session/currentSession";
 import { SESSION_DAYS } from "@/db/queries/sessions";
 import { accessToken } from "@/lib/http/accessToken";
 import { safeNextPath } from "@/lib/http/safeNext";

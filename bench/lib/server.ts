@@ -1,10 +1,64 @@
-/** The dashboard built into .next-bench and served by `next start` on loopback, for the HTTP benchmarks. */
+/**
+ * The HTTP benchmarks' shared parts: a database holding one big generated run (reused when it
+ * already does), the dashboard built into .next-bench, `next start` on loopback on a free port,
+ * and one request timed until its last byte.
+ */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { get as httpGet } from "node:http";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { request as httpRequest } from "node:http";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { fmt, load, ROOT } from "./util";
+import Database from "better-sqlite3";
+import { traceLines } from "./generate";
+import { benchDir, CLI, ensureCliBundle, fmt, load, ROOT, runNode, writeLines } from "./util";
+
+/** Traces in the run; 0 when the database predates tag signatures (its filters would be slower). */
+export function traceCount(dbPath: string, run: string): number {
+  if (!existsSync(dbPath)) return 0;
+  const db = new Database(dbPath, { readonly: true, fileMustExist: true });
+  try {
+    const sig = db.prepare("SELECT sig FROM trace_tags LIMIT 1").pluck().get();
+    if (sig === -1) return 0;
+    const row = db.prepare("SELECT trace_count AS n FROM runs WHERE name = ?").get(run) as
+      | { n: number }
+      | undefined;
+    return row?.n ?? 0;
+  } catch {
+    return 0;
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * A database at `dbPath` holding run `run` with `n` generated schedule_window traces (bench/lib/
+ * generate.ts), ingested with the CLI; reused when it already holds them.
+ */
+export async function loadBigRun(dbPath: string, o: { n: number; run: string; file: string }): Promise<void> {
+  if (traceCount(dbPath, o.run) === o.n) {
+    console.log(`database: ${dbPath} already holds run ${o.run} with ${fmt(o.n)} traces (reused)`);
+    return;
+  }
+  const file = join(benchDir(), o.file);
+  if (!existsSync(file)) {
+    const t0 = performance.now();
+    const bytes = writeLines(file, traceLines(o.n, { run: o.run, model: "tern-7b-instruct", seed: "big" }));
+    console.log(
+      `generated ${file}: ${fmt(o.n)} lines, ${fmt(bytes / 1e6)} MB in ${fmt((performance.now() - t0) / 1000)} s`,
+    );
+  }
+  for (const suffix of ["", "-wal", "-shm"]) rmSync(`${dbPath}${suffix}`, { force: true });
+  ensureCliBundle();
+  console.log(`ingesting ${file} into ${dbPath}  [${load()}]`);
+  const res = await runNode([CLI, "ingest", file, "--no-progress", "--json"], { ASSUMEPROBE_DB: dbPath });
+  if (res.code !== 0) throw new Error(`ingest exited ${res.code}: ${res.stderr.slice(0, 2000)}`);
+  console.log(
+    `  ${fmt(o.n)} records in ${fmt(res.seconds)} s (${fmt(o.n / res.seconds)} records/s, peak RSS ${
+      res.peakRssMb === null ? "?" : fmt(res.peakRssMb)
+    } MB)  [${load()}]`,
+  );
+  if (traceCount(dbPath, o.run) !== o.n) throw new Error("the database does not hold the run after ingest");
+}
 
 /** The benchmarks' own build folder: never anyone's .next. */
 export const DIST = ".next-bench";
@@ -96,22 +150,47 @@ export async function startServer(
   }
 }
 
+export interface Timed {
+  ms: number;
+  status: number;
+  bytes: number;
+  /** The body, when asked for (`keepBody`). */
+  body?: string;
+}
+
 /**
- * One request, timed until the last byte has arrived. A plain node:http GET that accepts gzip as a
- * browser does but never inflates it: the client's own work stays out of the figure (fetch's
+ * One request, timed until the last byte has arrived. A plain node:http request that accepts gzip
+ * as a browser does but never inflates it: the client's own work stays out of the figure (fetch's
  * decoding took tens of milliseconds of the same two cores the server runs on).
  */
-export function time(url: string): Promise<{ ms: number; status: number; bytes: number }> {
+export function time(
+  url: string,
+  o: { method?: string; headers?: Record<string, string>; body?: string; keepBody?: boolean } = {},
+): Promise<Timed> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const req = httpGet(url, { headers: { "accept-encoding": "gzip" } }, (res) => {
+    const headers: Record<string, string> = {
+      "accept-encoding": o.keepBody ? "identity" : "gzip",
+      ...o.headers,
+    };
+    const req = httpRequest(url, { method: o.method ?? "GET", headers }, (res) => {
       let bytes = 0;
+      const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => {
         bytes += c.length;
+        if (o.keepBody) chunks.push(c);
       });
-      res.on("end", () => resolve({ ms: performance.now() - t0, status: res.statusCode ?? 0, bytes }));
+      res.on("end", () =>
+        resolve({
+          ms: performance.now() - t0,
+          status: res.statusCode ?? 0,
+          bytes,
+          body: o.keepBody ? Buffer.concat(chunks).toString("utf8") : undefined,
+        }),
+      );
       res.on("error", reject);
     });
     req.on("error", reject);
+    req.end(o.body);
   });
 }

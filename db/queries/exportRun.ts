@@ -1,6 +1,7 @@
 import { primaryField } from "../../lib/labelOrder";
 import { filterField, type TraceFilter } from "../../lib/traceFilter";
 import type { Db } from "../client";
+import { currentReviewsOf, humanLabelsOf, type Review } from "./reviews";
 import { getRunSummary } from "./runs";
 import { matchingTraceIds } from "./traceList";
 
@@ -91,22 +92,15 @@ export function* exportBatches(db: Db, scope: ExportScope, batch = 200): Generat
   const stmt = db.sqlite.prepare(ROWS_SQL);
   for (const ids of matchingTraceIds(db, scope.runId, scope.filter, scope.field, batch)) {
     const rows = stmt.all(JSON.stringify(ids)) as Stored[];
-    yield rows.map((r) => toExportRow(r, scope.run));
+    // `human` is the current human labels: each field's current review, else its imported label.
+    const reviews = currentReviewsOf(db, ids);
+    yield rows.map((r) => toExportRow(r, scope.run, reviews.get(r.trace_id)));
   }
 }
 
-/** The current human labels of a stored trace (imported ones; labels upper-cased as the filter reads them). */
-function humanLabels(stored: string | null): Record<string, string> {
-  if (!stored) return {};
-  const out: Record<string, string> = {};
-  for (const [field, label] of Object.entries(JSON.parse(stored) as Record<string, unknown>))
-    if (typeof label === "string") out[field] = label.toUpperCase();
-  return out;
-}
-
-function toExportRow(r: Stored, run: string): ExportRow {
+function toExportRow(r: Stored, run: string, reviews: Map<string, Review> | undefined): ExportRow {
   const score = JSON.parse(r.result) as {
-    fields: unknown;
+    fields: Record<string, unknown>;
     flags: unknown;
     gate: unknown;
     side_effect?: unknown;
@@ -124,6 +118,29 @@ function toExportRow(r: Stored, run: string): ExportRow {
     flags: score.flags,
     gate: score.gate,
     ...(score.side_effect ? { side_effect: score.side_effect } : {}),
-    human: humanLabels(r.human),
+    human: currentHuman(Object.keys(score.fields), reviews, r.human),
   };
+}
+
+/**
+ * Imported labels as stored (upper-cased, as the filter reads them), with each probed field's
+ * current review in its place.
+ */
+function currentHuman(
+  fields: string[],
+  reviews: Map<string, Review> | undefined,
+  imported: string | null,
+): Record<string, string> {
+  const parsed: Record<string, string> = {};
+  if (imported)
+    for (const [field, label] of Object.entries(JSON.parse(imported) as Record<string, unknown>))
+      if (typeof label === "string") parsed[field] = label.toUpperCase();
+  if (!reviews) return parsed;
+  const out = { ...parsed };
+  const current = humanLabelsOf(fields, reviews, parsed);
+  for (const f of fields) {
+    if (current[f]) out[f] = current[f].label;
+    else delete out[f];
+  }
+  return out;
 }

@@ -13,7 +13,15 @@ import { parseTraceFilter } from "../../lib/traceFilter";
 import { type Db, openDb } from "../client";
 import { syncBuiltinProbes } from "./probes";
 import { pendingRescores, rescoreAllRuns, runPendingRescores } from "./rescore";
+import { backfillAll } from "./tagBackfill";
 import { listTraces } from "./traceList";
+
+/** What setup does after a migration: the queued re-scores, then the review queue's tags of older traces. */
+function upgrade(db: Db, options?: Parameters<typeof runPendingRescores>[1]) {
+  const reports = runPendingRescores(db, options);
+  backfillAll(db);
+  return reports;
+}
 
 const DATA = join(projectRoot(), "fixtures", "testdata");
 const FILES = [
@@ -69,8 +77,15 @@ function snapshot(db: Db): Map<string, Row> {
 function expectConsistent(db: Db): void {
   expect(inconsistencies(db.sqlite)).toEqual([]);
   const rows = db.sqlite
-    .prepare("SELECT probe_id AS probe, result, human, recorded, id FROM traces")
-    .all() as { probe: string; result: string; human: string | null; recorded: string | null; id: number }[];
+    .prepare("SELECT probe_id AS probe, result, human, recorded, response, id FROM traces")
+    .all() as {
+    probe: string;
+    result: string;
+    human: string | null;
+    recorded: string | null;
+    response: string;
+    id: number;
+  }[];
   const snap = snapshot(db);
   const byId = new Map(
     (
@@ -88,6 +103,8 @@ function expectConsistent(db: Db): void {
       JSON.parse(r.result) as TraceScore,
       r.human ? JSON.parse(r.human) : undefined,
       r.recorded ? JSON.parse(r.recorded) : undefined,
+      undefined,
+      JSON.parse(r.response).text,
     );
     const have = snap.get(byId.get(r.id) as string) as Row;
     expect(have.tags).toEqual([...want].sort());
@@ -124,7 +141,7 @@ describe("a database from before the flags, upgraded", () => {
 
   it("gains the flags and the placeholder fix: equal to a fresh ingest, counts equal a recount", async () => {
     const db = preFlagsDb();
-    const reports = runPendingRescores(db, { batchSize: 7 });
+    const reports = upgrade(db, { batchSize: 7 });
     expect(reports.map((r) => [r.run, r.status, r.skipped])).toEqual([
       ["fixtures-flags", "done", 0],
       ["fixtures-flags-2", "done", 0],
@@ -206,7 +223,7 @@ describe("a database from before the flags, upgraded", () => {
     db.sqlite.prepare("UPDATE traces SET result = '{broken' WHERE id = ?").run(damaged);
     db.sqlite.prepare("UPDATE traces SET original = '{\"raw\": ' WHERE id = ?").run(cut);
     db.sqlite.prepare("UPDATE traces SET probe_version = 99 WHERE id = ?").run(gone);
-    const [main] = runPendingRescores(db);
+    const [main] = upgrade(db);
     expect(main.status).toBe("done");
     expect(main.skipped).toBe(3);
     expect(main.skips.map((x) => x.trace_id).sort()).toEqual([damaged, cut, gone].sort());
@@ -221,15 +238,15 @@ describe("a database from before the flags, upgraded", () => {
 
   it("resumes a stopped re-score where it stopped, counting nothing twice", () => {
     const whole = preFlagsDb();
-    const oneGo = runPendingRescores(whole);
+    const oneGo = upgrade(whole);
     const stopped = preFlagsDb();
-    const first = runPendingRescores(stopped, { batchSize: 4, maxBatches: 2 });
+    const first = upgrade(stopped, { batchSize: 4, maxBatches: 2 });
     expect(first[0].status).toBe("pending");
     expect(first[0].scanned).toBe(8);
     // The small second run finished within its two batches; the others wait.
     expect(first.map((r) => r.status)).toEqual(["pending", "done", "pending"]);
     expect(pendingRescores(stopped)).toHaveLength(2);
-    const rest = runPendingRescores(stopped, { batchSize: 4 });
+    const rest = upgrade(stopped, { batchSize: 4 });
     const noId = (r: { id: number }) => ({ ...r, id: 0 });
     expect(rest.map(noId)).toEqual([oneGo[0], oneGo[2]].map(noId));
     expect(snapshot(stopped)).toEqual(snapshot(whole));

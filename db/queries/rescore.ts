@@ -13,7 +13,9 @@ import {
   resignTraces,
   rewriteTrace,
   type TraceRow,
+  withReviews,
 } from "./rescoreWrite";
+import { currentReviewLabelsOf } from "./reviews";
 import { resetTagCache } from "./tags";
 
 /**
@@ -168,11 +170,13 @@ export function runRescore(db: Db, id: number, options: RescoreOptions = {}): Re
     };
     const counts: CountMoves = new Map();
     const unchanged: [TraceRow, Ok][] = [];
+    // Reviewed fields keep their human-label tags: a trace's tags are computed with its reviews.
+    const reviews = currentReviewLabelsOf(db, ids);
     for (const t of q.traces.all(JSON.stringify(ids)) as TraceRow[]) {
       report.scanned++;
       const chosen = probeFor(t.probeId, t.probeVersion);
       const r: Rescored = chosen
-        ? rescoreStored(t, chosen.probe)
+        ? withReviews(rescoreStored(t, chosen.probe), t, reviews.get(t.id))
         : { ok: false, reason: `probe ${t.probeId} v${t.probeVersion} is not in the database` };
       if (!r.ok) {
         skip(t.id, r.reason);
@@ -191,7 +195,7 @@ export function runRescore(db: Db, id: number, options: RescoreOptions = {}): Re
         skip(t.id, "its stored result does not parse");
         continue;
       }
-      rewriteTrace(db, q, j.runId, t, r, version, counts, before);
+      rewriteTrace(db, q, j.runId, t, r, version, counts, before, reviews.get(t.id));
       report.changed++;
       addTransition(report.transitions, before, r.scored.score, t.id);
     }

@@ -9,8 +9,11 @@ export interface FieldCounts {
   n: number;
   labels: Record<Label, number>;
   reasons: Record<string, number>;
+  /** Fields whose current human label (review, else imported) agrees with ours or not. */
   human: { agree: number; disagree: number };
   recorded: { agree: number; disagree: number };
+  /** Fields with a current review, and how many of those correct ours or confirm it. */
+  reviews: { reviewed: number; corrects: number; confirms: number };
 }
 
 export interface RunCounts {
@@ -52,6 +55,7 @@ function emptyField(field: string): FieldCounts {
     reasons: {},
     human: { agree: 0, disagree: 0 },
     recorded: { agree: 0, disagree: 0 },
+    reviews: { reviewed: 0, corrects: 0, confirms: 0 },
   };
 }
 
@@ -92,6 +96,11 @@ export function foldCounts(rows: { probe: string; tag: string; n: number }[]): R
       case "recorded":
         field(t.field as string).recorded[t.value as "agree" | "disagree"] += r.n;
         break;
+      case "review": {
+        const c = field(t.field as string).reviews;
+        if (t.value === "reviewed" || t.value === "corrects" || t.value === "confirms") c[t.value] += r.n;
+        break;
+      }
       case "flag":
         out.flags[t.value] = (out.flags[t.value] ?? 0) + r.n;
         break;

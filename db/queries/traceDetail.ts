@@ -66,7 +66,8 @@ export interface RereadRecord {
 
 export interface ReviewLabel {
   field: string;
-  label: string;
+  /** null: a clear. */
+  label: string | null;
   reviewer: string;
   note: string;
   createdAt: string;

@@ -269,15 +269,15 @@ export function countMatching(s: Scope): MatchCount {
       .get(...plan.args) as number;
     return n > SEARCH_COUNT_CAP ? { n: SEARCH_COUNT_CAP, kind: "atLeast" } : { n, kind: "exact" };
   }
-  const extraTags = s.anyOf ?? s.none;
-  const extra = extraTags.length > 0;
+  const extra = s.anyOf !== null || s.none.length > 0;
   if (tags.length === 0) {
     const total = db.sqlite.prepare("SELECT trace_count FROM runs WHERE id = ?").pluck().get(runId) as number;
     if (!extra) return { n: total, kind: "exact" };
     if (s.perField) {
-      // A trace carries at most one of a field's agree / disagree tags: the kept counts add up.
-      const sum = extraTags.reduce((n, t) => n + t.n, 0);
-      return { n: s.anyOf ? sum : total - sum, kind: "exact" };
+      // A trace carries at most one of a field's labels and of its agree / disagree tags, and a
+      // human tag only on a field it probes: the kept counts add up.
+      const sum = (ts: { n: number }[]) => ts.reduce((n, t) => n + t.n, 0);
+      return { n: (s.anyOf ? sum(s.anyOf) : total) - sum(s.none), kind: "exact" };
     }
     const { cond, args } = extraConditions(s, "t.id");
     const hits = db.sqlite
@@ -446,4 +446,21 @@ export function* matchingTraceIds(
     if (ids.length < batch) return;
     cursor = { op: ">", id: ids[ids.length - 1] };
   }
+}
+
+/**
+ * Up to `limit` ids of the run's traces matching a filter, after `afterId`, ascending (a bulk
+ * relabel and a bulk add to a fixture set walk their filter with this, one read at a time).
+ */
+export function matchingIdsAfter(
+  db: Db,
+  runId: number,
+  filter: TraceFilter,
+  field: string | null,
+  afterId: number,
+  limit: number,
+): number[] {
+  const s = resolve(db, runId, { ...filter, after: undefined, before: undefined }, field);
+  if (s === null) return [];
+  return matchingIds(s, { op: ">", id: afterId }, "ASC", limit);
 }

@@ -1,8 +1,11 @@
 import { Command, CommanderError } from "commander";
+import { registerBulkRun } from "./commands/bulkRun";
 import { registerCheck } from "./commands/check";
 import { registerExport } from "./commands/export";
+import { registerFixtures } from "./commands/fixtures";
 import { registerFuzzGate } from "./commands/fuzzGate";
 import { registerIngest } from "./commands/ingest";
+import { registerLabel } from "./commands/label";
 import { registerProbes } from "./commands/probes";
 import { registerRun } from "./commands/run";
 import { registerScore } from "./commands/score";
@@ -23,6 +26,9 @@ export function buildProgram(): Command {
   registerIngest(program);
   registerExport(program);
   registerProbes(program);
+  registerLabel(program);
+  registerFixtures(program);
+  registerBulkRun(program);
   registerSetup(program);
   registerRun(program);
   registerFuzzGate(program);

@@ -166,7 +166,7 @@ export function scoreRecord(rec: TraceRecord, probe: Probe, model: string): Scor
   );
   const labels: Record<string, string> = {};
   for (const f of Object.keys(score.fields)) labels[f] = score.fields[f].label;
-  const tags = traceTags(probe.id, score, rec.human, rec.recorded);
+  const tags = traceTags(probe.id, score, rec.human, rec.recorded, undefined, rec.response.text);
   return {
     score,
     gate: score.gate.verdict,

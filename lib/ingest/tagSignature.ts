@@ -40,8 +40,16 @@ const VOCABULARY: Record<TagKind, readonly string[] | null> = {
   human: AGREEMENT,
   recorded: AGREEMENT,
   probe: [],
+  // No combined filter needs these: a human label or a review kind drives its own scan (or is
+  // checked exactly after the others), so they take none of the few bits left.
   humanLabel: null,
   sideEffect: null,
+  review: null,
+  // The agreement counts and the review queue read their own ranges and counts, never a filter.
+  humanPair: null,
+  queue: null,
+  queueProbe: null,
+  queueDone: null,
 };
 
 const vocabularyBits = new Map<string, number>();

@@ -1,4 +1,6 @@
 import type { TraceScore } from "../probe/score";
+import { humanLabel, reviewMeaning } from "../review/humanLabel";
+import { type QueueSlot, queueRulesOf, queueSlot } from "../review/queueRules";
 
 /**
  * The filterable facts of a scored trace, as tag names. The run page filters by intersecting
@@ -16,7 +18,14 @@ const FIELD_PREFIX = {
   humanLabel: "hl",
   recorded: "rec",
   sideEffect: "se",
+  review: "rv",
+  humanPair: "hp",
+  queue: "q",
+  queueDone: "qd",
 } as const;
+
+/** Prefix of the queue's per-probe tags (`qp:probe=rule`). */
+const QUEUE_PROBE_PREFIX = "qp";
 
 function fieldTag(prefix: string, field: string, value: string): string {
   return `${prefix}:${field}=${value}`;
@@ -26,6 +35,16 @@ function fieldTag(prefix: string, field: string, value: string): string {
 export const AGREEMENT = ["agree", "disagree"] as const;
 const agreement = (agrees: boolean) => (agrees ? AGREEMENT[0] : AGREEMENT[1]);
 
+/**
+ * What a field's current review says, as tags: `reviewed` (it has a label; a clear withdraws it)
+ * and whether it `corrects` our label or `confirms` it. The run page's reviewed / unreviewed
+ * filters and the review counts (progress, corrected vs confirmed) read them.
+ */
+export const REVIEW_KINDS = ["reviewed", "corrects", "confirms"] as const;
+
+/** Per field, the label of its current review (null: a clear); fields with no review are absent. */
+export type CurrentReviewLabels = Readonly<Record<string, string | null>>;
+
 export const tag = {
   probe: (id: string) => `p:${id}`,
   label: (field: string, label: string) => fieldTag(FIELD_PREFIX.label, field, label),
@@ -33,12 +52,25 @@ export const tag = {
   fieldFlag: (field: string, flag: string) => fieldTag(FIELD_PREFIX.fieldFlag, field, flag),
   flag: (flag: string) => `f:${flag}`,
   gate: (verdict: string) => `g:${verdict}`,
-  /** An imported human label's agreement with ours. */
+  /** The current human label's (review, else imported) agreement with ours. */
   human: (field: string, agrees: boolean) => fieldTag(FIELD_PREFIX.human, field, agreement(agrees)),
+  /** The current human label: the field's current review, else its imported label. */
   humanLabel: (field: string, label: string) => fieldTag(FIELD_PREFIX.humanLabel, field, label),
+  /** What the field's current review says (REVIEW_KINDS). */
+  review: (field: string, kind: (typeof REVIEW_KINDS)[number]) => fieldTag(FIELD_PREFIX.review, field, kind),
   /** A recorded (harness) label's agreement with ours. */
   recorded: (field: string, agrees: boolean) => fieldTag(FIELD_PREFIX.recorded, field, agreement(agrees)),
   sideEffect: (field: string, label: string) => fieldTag(FIELD_PREFIX.sideEffect, field, label),
+  /** Our label and the current human label of a field that has one: the agreement counts. */
+  humanPair: (field: string, ours: string, human: string) =>
+    fieldTag(FIELD_PREFIX.humanPair, field, `${ours}/${human}`),
+  /** A field waiting in the review queue, in the slot of its first rule (lib/review/queueRules.ts). */
+  queue: (field: string, slot: QueueSlot) => fieldTag(FIELD_PREFIX.queue, field, slot),
+  /** A trace of this probe with a field waiting in this slot: the queue scoped by probe. */
+  queueProbe: (probeId: string, slot: QueueSlot) => fieldTag(QUEUE_PROBE_PREFIX, probeId, slot),
+  /** A field a rule queued that has been reviewed: whether the review corrects ours or confirms it. */
+  queueDone: (field: string, meaning: "corrects" | "confirms") =>
+    fieldTag(FIELD_PREFIX.queueDone, field, meaning),
   all: () => "all",
 };
 
@@ -70,11 +102,102 @@ function fieldTagPair(prefix: string, field: string, value: string): [string, st
   return pair;
 }
 
+type PerField = (prefix: string, field: string, value: string) => void;
+
+/**
+ * A field's human-label tags: the current human label, its agreement with ours, what its review
+ * says, and the pair (ours, human) the agreement page counts (per field only: no twin).
+ */
+function addHumanTags(
+  perField: PerField,
+  out: string[],
+  field: string,
+  ours: string,
+  imported: string | undefined,
+  review: string | null | undefined,
+): void {
+  const current = review === undefined ? undefined : { label: review };
+  const h = humanLabel(current, imported);
+  if (h !== undefined) {
+    perField(FIELD_PREFIX.human, field, agreement(h.label === ours));
+    perField(FIELD_PREFIX.humanLabel, field, h.label);
+    out.push(tag.humanPair(field, ours, h.label));
+  }
+  if (review) {
+    perField(FIELD_PREFIX.review, field, REVIEW_KINDS[0]);
+    perField(FIELD_PREFIX.review, field, reviewMeaning(review, ours));
+  }
+}
+
+/**
+ * The human-label tags of a trace's fields (with their any-field twins): what a review rewrites,
+ * beside `queueTags`. `traceTags` holds the same ones among the rest.
+ */
+export function humanTags(
+  fields: Readonly<Record<string, { label: string }>>,
+  human: Readonly<Record<string, string>> | undefined | null,
+  reviews: CurrentReviewLabels | undefined,
+): string[] {
+  const tags: string[] = [];
+  const any: string[] = [];
+  const perField: PerField = (prefix, field, value) => {
+    const [t, a] = fieldTagPair(prefix, field, value);
+    tags.push(t);
+    if (!any.includes(a)) any.push(a);
+  };
+  for (const field of Object.keys(fields)) {
+    addHumanTags(perField, tags, field, fields[field].label, human?.[field], reviews?.[field]);
+  }
+  return [...tags, ...any];
+}
+
+/**
+ * The review queue's tags of a trace (lib/review/queueRules.ts): each field a rule queues and no
+ * review has labelled carries `q:field=slot` (its first rule's slot), with the any-field twin
+ * `q:*=slot` and `qp:probe=slot`, so the queue's next item in a run, or in a run and probe, is the first row
+ * of one index range; a queued field that has been reviewed carries `qd:field=corrects|confirms`
+ * instead (the queue's progress). A review rewrites them with the human-label tags.
+ */
+export function queueTags(
+  probeId: string,
+  score: Pick<TraceScore, "fields" | "flags">,
+  human: Readonly<Record<string, string>> | undefined | null,
+  recorded: Readonly<Record<string, string>> | undefined | null,
+  reviews: CurrentReviewLabels | undefined,
+  text: string | null | undefined,
+): string[] {
+  const rules = queueRulesOf({ fields: score.fields, flags: score.flags, text, imported: human, recorded });
+  const tags: string[] = [];
+  const any: string[] = [];
+  for (const field of Object.keys(rules)) {
+    const rule = rules[field][0];
+    const review = reviews?.[field];
+    if (review) {
+      tags.push(
+        tag.queueDone(field, reviewMeaning(review, score.fields[field].label) as "corrects" | "confirms"),
+      );
+      continue;
+    }
+    const slot = queueSlot(rule, score.fields);
+    const [t, a] = fieldTagPair(FIELD_PREFIX.queue, field, slot);
+    tags.push(t);
+    if (!any.includes(a)) any.push(a, tag.queueProbe(probeId, slot));
+  }
+  return any.length ? [...tags, ...any] : tags;
+}
+
+/**
+ * Every filterable tag of a scored trace. `human` are its imported labels, `reviews` its current
+ * reviews (none at ingest): human-label tags mean the current human label. `text` is the response
+ * text, which the review queue's rules read.
+ */
 export function traceTags(
   probeId: string,
   score: TraceScore,
-  human: Readonly<Record<string, string>> | undefined,
-  recorded: Readonly<Record<string, string>> | undefined,
+  human: Readonly<Record<string, string>> | undefined | null,
+  recorded: Readonly<Record<string, string>> | undefined | null,
+  reviews: CurrentReviewLabels | undefined,
+  text: string | null | undefined,
 ): string[] {
   const tags = [tag.probe(probeId), tag.gate(score.gate.verdict)];
   // "Any field" tags: one per distinct value, so runs whose probes name different fields
@@ -91,12 +214,7 @@ export function traceTags(
     perField(FIELD_PREFIX.label, field, f.label);
     if (f.reasons) for (const r of f.reasons) perField(FIELD_PREFIX.reason, field, r);
     for (const fl of f.flags) perField(FIELD_PREFIX.fieldFlag, field, fl);
-    const h = human?.[field];
-    if (h !== undefined) {
-      const hu = h.toUpperCase();
-      perField(FIELD_PREFIX.human, field, agreement(hu === f.label));
-      perField(FIELD_PREFIX.humanLabel, field, hu);
-    }
+    addHumanTags(perField, tags, field, f.label, human?.[field], reviews?.[field]);
     const rec = recorded?.[field];
     if (rec !== undefined) perField(FIELD_PREFIX.recorded, field, agreement(rec.toUpperCase() === f.label));
   }
@@ -109,6 +227,7 @@ export function traceTags(
     }
   }
   for (const a of any) tags.push(a);
+  for (const q of queueTags(probeId, score, human, recorded, reviews, text)) tags.push(q);
   return [...new Set(tags)];
 }
 
@@ -122,7 +241,12 @@ export type TagKind =
   | "human"
   | "humanLabel"
   | "recorded"
-  | "sideEffect";
+  | "sideEffect"
+  | "review"
+  | "humanPair"
+  | "queue"
+  | "queueProbe"
+  | "queueDone";
 
 export interface ParsedTag {
   kind: TagKind;
@@ -141,6 +265,11 @@ const KINDS: Record<string, TagKind> = {
   hl: "humanLabel",
   rec: "recorded",
   se: "sideEffect",
+  rv: "review",
+  hp: "humanPair",
+  q: "queue",
+  qp: "queueProbe",
+  qd: "queueDone",
 };
 
 /** The inverse of `tag.*`: kind, field (for per-field tags) and value. */

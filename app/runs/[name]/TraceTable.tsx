@@ -5,6 +5,7 @@ import { FlagList } from "@/app/_components/FlagList";
 import { GateBadge } from "@/app/_components/GateBadge";
 import { LabelChip } from "@/app/_components/LabelChip";
 import { ScrollBox } from "@/app/_components/ScrollBox";
+import { HumanLabels, type HumanLabelView } from "./HumanLabels";
 
 /** What a row shows, computed on the server (the raw row never crosses to the client). */
 export interface TraceRowView {
@@ -16,6 +17,8 @@ export interface TraceRowView {
   labels: [string, string][];
   /** Fields whose chips are left out (a probe can have thousands): a count, null for "more". */
   moreLabels: number | null;
+  /** The current human label per field that has one (a review, else imported). */
+  human: HumanLabelView[];
   flags: string[];
   verdict: string;
   latency: string;
@@ -52,6 +55,7 @@ export function TraceTable({
             <th className="px-3 py-2 font-medium">Trace</th>
             {showProbe ? <th className="px-3 py-2 font-medium">Probe</th> : null}
             <th className="px-3 py-2 font-medium">Labels</th>
+            <th className="px-3 py-2 font-medium">Human</th>
             <th className="px-3 py-2 font-medium">Flags</th>
             <th className="px-3 py-2 font-medium">Gate</th>
             <th className="px-3 py-2 text-right font-medium">Latency</th>
@@ -103,6 +107,9 @@ export function TraceTable({
                       </span>
                     ) : null}
                   </div>
+                </td>
+                <td>
+                  <HumanLabels labels={r.human} />
                 </td>
                 <td>
                   <FlagList flags={r.flags} />

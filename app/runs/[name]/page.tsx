@@ -4,7 +4,13 @@ import { notFound } from "next/navigation";
 import { Ident } from "@/app/_components/Breakable";
 import { Card } from "@/app/_components/Card";
 import { FieldRatesTable } from "@/app/_components/FieldRatesTable";
+import { BulkAddToSet } from "@/app/_fixtures/BulkAddToSet";
+import { resumeBulkJobs } from "@/app/_review/bulkProcess";
+import { bulkJobView } from "@/app/_review/bulkView";
+import { currentReviewer } from "@/app/_review/reviewer";
 import { getDb } from "@/db/client";
+import { latestBulkJob } from "@/db/queries/bulkReviews";
+import { currentReviewsOf } from "@/db/queries/reviews";
 import { listRunErrors } from "@/db/queries/runErrors";
 import { getRunSummary } from "@/db/queries/runs";
 import { COUNT_SAMPLE, listTraces, PAGE_SIZE } from "@/db/queries/traceList";
@@ -12,6 +18,7 @@ import { countBefore, pageHolding } from "@/db/queries/tracePosition";
 import { ANY_FIELD } from "@/lib/ingest/tags";
 import { LABEL_ORDER, primaryField } from "@/lib/labelOrder";
 import { INJECT_REASONS } from "@/lib/probe/score";
+import { HUMAN_FILTERS, humanFilterText } from "@/lib/review/humanFilter";
 import { decodeSegment, hasRunPath, runExportHref, runHref } from "@/lib/runPath";
 import {
   FLAG_OPTIONS,
@@ -20,6 +27,7 @@ import {
   GATE_VERDICTS,
   parseTraceFilter,
 } from "@/lib/traceFilter";
+import { BulkRelabel } from "./BulkRelabel";
 import { FilterBar, type FilterSelect } from "./FilterBar";
 import { PagePosition, Pager } from "./Pager";
 import { RunKeys } from "./RunKeys";
@@ -79,6 +87,20 @@ export default async function RunPage({ params, searchParams }: Props) {
   const nextHref = page.nextAfter ? pageHref("after", page.nextAfter) : null;
   const hrefFor = (f: string, label: string) => runHref(run.name, new URLSearchParams({ field: f, label }));
   const errors = run.rejectedCount > 0 ? listRunErrors(db, run.id, 100) : [];
+  const reviews = currentReviewsOf(
+    db,
+    page.rows.map((r) => r.id),
+  );
+  // A bulk relabel left running (a reload, a restart) goes on, and its progress shows.
+  resumeBulkJobs(db);
+  const bulk = latestBulkJob(db, run.id);
+  const reviewer = await currentReviewer();
+  const reviewed = { reviewed: 0, corrects: 0, confirms: 0 };
+  for (const f of run.fields) {
+    reviewed.reviewed += f.reviews.reviewed;
+    reviewed.corrects += f.reviews.corrects;
+    reviewed.confirms += f.reviews.confirms;
+  }
 
   const selects: FilterSelect[] = [
     {
@@ -111,16 +133,10 @@ export default async function RunPage({ params, searchParams }: Props) {
     },
     {
       name: "human",
-      label: "Imported human label",
+      label: "Human label",
       value: filter.human ?? "",
       any: "any",
-      options: [
-        { value: "differs", label: "differs from ours" },
-        { value: "agree", label: "agrees with ours" },
-        { value: "reviewed", label: "any (labelled)" },
-        { value: "unreviewed", label: "none" },
-        ...LABEL_ORDER.map((l) => ({ value: l, label: `= ${l}` })),
-      ],
+      options: HUMAN_FILTERS.map((h) => ({ value: h, label: humanFilterText(h) })),
     },
     {
       name: "recorded",
@@ -163,6 +179,17 @@ export default async function RunPage({ params, searchParams }: Props) {
               <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900">
                 {run.mismatchCount} answered by another model
               </span>
+            ) : null}
+            {reviewed.reviewed > 0 ? (
+              <Link
+                href={`${base}?${new URLSearchParams({ field: ANY_FIELD, human: "reviewed" })}`}
+                className="ml-2 rounded bg-indigo-50 px-1.5 py-0.5 text-xs text-indigo-900 hover:underline"
+                data-testid="review-summary"
+              >
+                {reviewed.reviewed.toLocaleString("en-US")} fields reviewed:{" "}
+                {reviewed.corrects.toLocaleString("en-US")} corrected ours,{" "}
+                {reviewed.confirms.toLocaleString("en-US")} confirmed
+              </Link>
             ) : null}
             {run.rejectedCount > 0 ? (
               <a href="#rejected" className="ml-2 rounded bg-red-100 px-1.5 py-0.5 text-xs text-red-900">
@@ -234,6 +261,21 @@ export default async function RunPage({ params, searchParams }: Props) {
           ) : null}
         </p>
         <div className="flex flex-wrap items-center gap-3">
+          <BulkRelabel
+            run={run.name}
+            query={query}
+            field={field}
+            filterText={[...filterParams].map(([k, v]) => `${k}=${v}`).join(" ")}
+            reviewer={reviewer}
+            running={bulk?.status === "running" ? bulkJobView(bulk) : null}
+          />
+          <BulkAddToSet
+            run={run.name}
+            query={query}
+            field={field}
+            filterText={[...filterParams].map(([k, v]) => `${k}=${v}`).join(" ")}
+            reviewer={reviewer}
+          />
           <PagePosition
             start={start}
             shown={page.rows.length}
@@ -256,7 +298,7 @@ export default async function RunPage({ params, searchParams }: Props) {
         </div>
       ) : (
         <TraceTable
-          rows={page.rows.map((r) => traceRowView(r, field))}
+          rows={page.rows.map((r) => traceRowView(r, field, reviews.get(r.id)))}
           query={query}
           showProbe={run.probes.length > 1}
           start={start}

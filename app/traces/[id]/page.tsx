@@ -13,6 +13,7 @@ import { CutNote, SafeJsonBlock } from "@/app/_components/SafeJsonBlock";
 import { ToolSchema } from "@/app/_components/ToolSchema";
 import { TraceKeys } from "@/app/_components/TraceKeys";
 import { WorldPanels } from "@/app/_components/WorldPanels";
+import { currentReviewer } from "@/app/_review/reviewer";
 import { getDb } from "@/db/client";
 import { getTraceDetail, parseTraceId, traceWorldState } from "@/db/queries/traceDetail";
 import { neighbours } from "@/db/queries/traceList";
@@ -25,6 +26,10 @@ import { runHref } from "@/lib/runPath";
 import { filterToParams, parseTraceFilter, type TraceFilter } from "@/lib/traceFilter";
 import { traceLinks } from "./links";
 import { RecordDownloads } from "./RecordDownloads";
+import { ReviewHistory } from "./ReviewHistory";
+import { ReviewPanel } from "./ReviewPanel";
+import { REVIEW_KEYS } from "./reviewKeys";
+import { reviewView } from "./reviewView";
 import { FieldLabels, GateCard, Meta, ResponseText, SideEffect, ToolCall } from "./sections";
 
 /** Characters of each JSON panel; the whole record is a download away. */
@@ -107,6 +112,9 @@ export default async function TracePage({ params, searchParams }: Props) {
     t.result.side_effect && probe
       ? await readCallArguments(written, new Set([...probe.fields, ...probe.requires]))
       : null;
+
+  const review = reviewView(db, t.id, t.result.fields, t.human);
+  const reviewer = await currentReviewer();
 
   const raw = t.reread.raw;
   const w2c = t.reread.when2call;
@@ -194,7 +202,7 @@ export default async function TracePage({ params, searchParams }: Props) {
             </Link>
           </div>
           <div className="flex items-center gap-2">
-            <TraceKeys prevHref={prevHref} nextHref={nextHref} backHref={backHref} />
+            <TraceKeys prevHref={prevHref} nextHref={nextHref} backHref={backHref} extraKeys={REVIEW_KEYS} />
           </div>
           <FilterNote filter={filter} inFilter={inFilter} />
         </div>
@@ -215,6 +223,16 @@ export default async function TracePage({ params, searchParams }: Props) {
       />
 
       <ParseNotes text={t.response.text} flags={t.result.flags} probe={probe} raw={t.reread.raw} />
+      {review.fields.length > 0 ? (
+        <ReviewPanel
+          key={t.id}
+          traceId={t.id}
+          fields={review.fields}
+          focusField={field}
+          nextHref={nextHref}
+          reviewer={reviewer}
+        />
+      ) : null}
 
       {called || !hits ? (
         <div className="grid items-start gap-4 xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
@@ -228,6 +246,8 @@ export default async function TracePage({ params, searchParams }: Props) {
           <ToolCall t={t} view={view} probe={probe} />
         </div>
       )}
+
+      <ReviewHistory history={review.history} fields={review.fields.map((f) => f.field)} />
 
       {t.probe ? <WorldPanels probe={t.probe} /> : null}
 

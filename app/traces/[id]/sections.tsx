@@ -14,15 +14,14 @@ import type { Fact } from "@/lib/gate/facts";
 import { type ArgumentView, type AskTermHits, markValues } from "@/lib/probe/argumentMarks";
 import type { CompiledProbe } from "@/lib/probe/compile";
 import type { FieldScore, ReadArgs } from "@/lib/probe/score";
+import { questionSentences } from "@/lib/review/question";
+import { QUESTION_REASON_TEXT, questionRuns } from "@/lib/review/questionMarks";
 import { traceLinks } from "./links";
 
-/** Per field: our label with its evidence, beside the recorded, imported human and reviewer labels. */
+/** Per field: our label with its evidence, beside the recorded and imported human labels (reviews: ReviewPanel). */
 export function FieldLabels({ t, focusField }: { t: TraceDetail; focusField: string | null }) {
   const fields = Object.entries(t.result.fields);
   const side = t.result.side_effect?.fields;
-  const latestReview = new Map<string, TraceDetail["reviews"][number]>();
-  for (const r of t.reviews) latestReview.set(r.field, r);
-  const showReviews = latestReview.size > 0;
   return (
     <Card
       title="Labels per field"
@@ -41,7 +40,6 @@ export function FieldLabels({ t, focusField }: { t: TraceDetail; focusField: str
                 <th className="py-1.5 pr-3 font-medium">Field flags</th>
                 <th className="py-1.5 pr-3 font-medium">Recorded (harness)</th>
                 <th className="py-1.5 pr-3 font-medium">Imported human</th>
-                {showReviews ? <th className="py-1.5 pr-3 font-medium">Reviewer</th> : null}
                 {side ? <th className="py-1.5 font-medium">Side effect</th> : null}
               </tr>
             </thead>
@@ -75,16 +73,6 @@ export function FieldLabels({ t, focusField }: { t: TraceDetail; focusField: str
                   <td className="py-1.5 pr-3">
                     <OtherLabel ours={s.label} other={t.human?.[f]} testId="human-label" />
                   </td>
-                  {showReviews ? (
-                    <td className="py-1.5 pr-3">
-                      <OtherLabel ours={s.label} other={latestReview.get(f)?.label} testId="review-label" />
-                      {latestReview.get(f) ? (
-                        <span className="block text-[11px] text-slate-500">
-                          by {latestReview.get(f)?.reviewer}
-                        </span>
-                      ) : null}
-                    </td>
-                  ) : null}
                   {side ? (
                     <td className="py-1.5">
                       {side[f] ? (
@@ -162,6 +150,9 @@ function OtherLabel({ ours, other, testId }: { ours: string; other: string | und
 /** The response text with matched ask terms in <mark>, and per field the terms looked for. */
 export function ResponseText({ t, hits, called }: { t: TraceDetail; hits: AskTermHits; called: boolean }) {
   const text = t.response.text;
+  // Question sentences of the shown text only: the work stays bounded however long the text is.
+  const shown = hits.segments.reduce((n, s) => n + s.text.length, 0);
+  const questions = questionSentences(text ? text.slice(0, shown) : null);
   return (
     <Card
       title="Response text"
@@ -181,23 +172,49 @@ export function ResponseText({ t, hits, called }: { t: TraceDetail; hits: AskTer
             className="max-h-[28rem] overflow-auto rounded bg-slate-50 p-2 text-sm [overflow-wrap:anywhere] whitespace-pre-wrap"
             data-testid="response-text"
           >
-            {hits.segments.map((s, i) =>
-              s.fields ? (
-                <mark
+            {questionRuns(hits.segments, questions).map((run, r) => {
+              const parts = run.parts.map((s, i) =>
+                s.fields ? (
+                  <mark
+                    // biome-ignore lint/suspicious/noArrayIndexKey: segments are positional and never reorder
+                    key={i}
+                    className="rounded-sm bg-yellow-200 px-0.5 font-semibold text-slate-900 underline decoration-yellow-700 decoration-2 underline-offset-2"
+                    title={`ask term for ${s.fields.join(", ")}`}
+                    data-testid="ask-term"
+                  >
+                    {breakable(s.text)}
+                  </mark>
+                ) : (
                   // biome-ignore lint/suspicious/noArrayIndexKey: segments are positional and never reorder
-                  key={i}
-                  className="rounded-sm bg-yellow-200 px-0.5 font-semibold text-slate-900 underline decoration-yellow-700 decoration-2 underline-offset-2"
-                  title={`ask term for ${s.fields.join(", ")}`}
-                  data-testid="ask-term"
+                  <span key={i}>{breakable(s.text)}</span>
+                ),
+              );
+              return run.question ? (
+                <span
+                  // biome-ignore lint/suspicious/noArrayIndexKey: runs are positional and never reorder
+                  key={r}
+                  className="rounded-sm bg-sky-100 underline decoration-sky-700 decoration-dotted decoration-2 underline-offset-4"
+                  title={`a question (${QUESTION_REASON_TEXT[run.question.reason]})`}
+                  data-testid="question-sentence"
+                  data-reason={run.question.reason}
                 >
-                  {breakable(s.text)}
-                </mark>
+                  {parts}
+                </span>
               ) : (
-                // biome-ignore lint/suspicious/noArrayIndexKey: segments are positional and never reorder
-                <span key={i}>{breakable(s.text)}</span>
-              ),
-            )}
+                // biome-ignore lint/suspicious/noArrayIndexKey: runs are positional and never reorder
+                <span key={r}>{parts}</span>
+              );
+            })}
           </p>
+          {questions.length > 0 ? (
+            <p className="mt-1 text-xs text-slate-500" data-testid="question-legend">
+              <span className="rounded-sm bg-sky-100 underline decoration-sky-700 decoration-dotted underline-offset-4">
+                Dotted underline
+              </span>
+              : {questions.length === 1 ? "a question sentence" : `${questions.length} question sentences`}{" "}
+              (it ends with ?, opens with a question word or an auxiliary, or holds a request phrase)
+            </p>
+          ) : null}
           {hits.cut ? (
             <CutNote>{`text shown to ${hits.segments.reduce((n, s) => n + s.text.length, 0).toLocaleString("en-US")} of ${text.length.toLocaleString("en-US")} characters; terms were looked for in all of it`}</CutNote>
           ) : null}
@@ -235,7 +252,9 @@ export function ResponseText({ t, hits, called }: { t: TraceDetail; hits: AskTer
             </li>
           ))}
         </ul>
-        {!called && text?.includes("?") && Object.values(t.result.fields).some((f) => f.label === "DRIFT") ? (
+        {!called &&
+        questions.length > 0 &&
+        Object.values(t.result.fields).some((f) => f.label === "DRIFT") ? (
           <p className="mt-2 rounded bg-amber-50 p-2 text-xs text-amber-900" data-testid="drift-hint">
             <span aria-hidden="true">? </span>The reply asks a question but uses none of a DRIFT field's
             terms: if it asks for that field in other words, the bag-of-words heuristic missed an ASK.

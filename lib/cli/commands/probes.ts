@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
+import type { Db } from "../../../db/client";
 import { getProbe, getProbeVersion, listProbes, saveProbe } from "../../../db/queries/probes";
 import { checkReadable, SourceError } from "../../ingest/readSource";
 import { compileProbe } from "../../probe/compile";
@@ -38,6 +39,24 @@ export function readProbeFile(path: string): unknown[] {
   }
 }
 
+/**
+ * `probes add`: stores every probe of a file (a changed one gets a new version); returns one line
+ * per probe saying what happened. The demo adds its probe's versions through this too.
+ */
+export function addProbeFile(db: Db, file: string): string[] {
+  const items = readProbeFile(file);
+  if (items.length === 0) throw new UsageError(`${file}: holds no probe`);
+  const parsed = items.map((item, i) => {
+    const r = ProbeSchema.safeParse(item);
+    if (!r.success) throw new UsageError(`${file}: probe ${i + 1}: ${describeIssues(r.error)}`);
+    return r.data;
+  });
+  return parsed.map((p) => {
+    const { version, created } = saveProbe(db, p, `file:${file.split(/[\\/]/).pop()}`);
+    return `${p.id}: ${created ? (version === 1 ? "added" : `new version ${version}`) : `unchanged (version ${version})`}`;
+  });
+}
+
 export function registerProbes(program: Command): void {
   const probes = program.command("probes").description("List, add and show probes.");
   probes
@@ -70,20 +89,7 @@ export function registerProbes(program: Command): void {
     )
     .argument("<file>", "probe file")
     .action((file: string) => {
-      const items = readProbeFile(file);
-      if (items.length === 0) throw new UsageError(`${file}: holds no probe`);
-      const parsed = items.map((item, i) => {
-        const r = ProbeSchema.safeParse(item);
-        if (!r.success) throw new UsageError(`${file}: probe ${i + 1}: ${describeIssues(r.error)}`);
-        return r.data;
-      });
-      const db = cliDb();
-      for (const p of parsed) {
-        const { version, created } = saveProbe(db, p, `file:${file.split(/[\\/]/).pop()}`);
-        process.stdout.write(
-          `${p.id}: ${created ? (version === 1 ? "added" : `new version ${version}`) : `unchanged (version ${version})`}\n`,
-        );
-      }
+      for (const line of addProbeFile(cliDb(), file)) process.stdout.write(`${line}\n`);
     });
   probes
     .command("show")

@@ -2,15 +2,19 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
 import type { Db } from "../../../db/client";
+import { syncSeedSet } from "../../../db/queries/fixtureSeed";
 import { markInterruptedIngests } from "../../../db/queries/ingestBatches";
 import { createIngestStore } from "../../../db/queries/ingestStore";
 import { pendingRescores, type RescoreReport, runRescore } from "../../../db/queries/rescore";
+import { backfillAll } from "../../../db/queries/tagBackfill";
 import { type IngestSource, ingestSources } from "../../ingest/pipeline";
 import { openSource, sourceName, sourceSize } from "../../ingest/readSource";
 import { DEFAULT_PROBE_ID } from "../../probe/builtin";
 import { describeTransitions } from "../../probe/transitions";
 import { projectRoot } from "../../root";
 import { cliDb } from "../db";
+import { loadDemoFixtures } from "../demoFixtures";
+import { loadDemoReviews } from "../demoReviews";
 
 function sources(paths: string[]): IngestSource[] {
   return paths.map((f) => ({
@@ -49,9 +53,13 @@ export async function loadDemo(log: (s: string) => void): Promise<void> {
     { probe: DEFAULT_PROBE_ID, format: "trace", origin: "demo" },
     store,
   );
+  const reviews = loadDemoReviews(db, join(demoDir, "reviews.json"));
+  const curated = await loadDemoFixtures(db, join(demoDir, "fixtures"), (files) =>
+    ingestSources(sources(files), { probe: DEFAULT_PROBE_ID, format: "trace", origin: "demo" }, store),
+  );
   db.sqlite.pragma("optimize");
   log(
-    `assumeprobe: loaded demo data: ${a.ingested + b.ingested} traces in ${a.runs.length + b.runs.length} runs (start empty with ASSUMEPROBE_DEMO=0)`,
+    `assumeprobe: loaded demo data: ${a.ingested + b.ingested} traces in ${a.runs.length + b.runs.length} runs, ${reviews} reviews, fixture set ${curated.set} with ${curated.fixtures} fixtures (start empty with ASSUMEPROBE_DEMO=0)`,
   );
 }
 
@@ -109,11 +117,13 @@ export function registerSetup(program: Command): void {
         process.stdout.write(
           `assumeprobe: ${interrupted} ingest(s) had stopped unfinished; marked interrupted (see /ingests)\n`,
         );
+      syncSeedSet(db);
       finishRescores(
         db,
         (s) => process.stdout.write(`${s}\n`),
         (s) => process.stderr.write(`${s}\n`),
       );
+      backfillAll(db, (s) => process.stdout.write(`${s}\n`));
       const runs = db.sqlite.prepare("SELECT count(*) FROM runs").pluck().get() as number;
       if (opts.demo && runs === 0) await loadDemo((s) => process.stdout.write(`${s}\n`));
       process.stdout.write(`assumeprobe: database ready at ${db.path}\n`);

@@ -1,0 +1,104 @@
+"use server";
+
+import { z } from "zod";
+import { getDb } from "@/db/client";
+import { BulkError, bulkSkips, cancelBulk, countBulk, getBulkJob, startBulk } from "@/db/queries/bulkReviews";
+import { getRunSummary } from "@/db/queries/runs";
+import { ANY_FIELD } from "@/lib/ingest/tags";
+import { LabelSchema } from "@/lib/probe/schema";
+import { describeZodError, NoteSchema } from "@/lib/review/contract";
+import { parseTraceFilter } from "@/lib/traceFilter";
+import { launchBulk, resumeBulkJobs } from "./bulkProcess";
+import { type BulkJobView, bulkJobView } from "./bulkView";
+import { currentReviewer } from "./reviewer";
+
+const ScopeSchema = z.object({
+  run: z.string().min(1).max(500),
+  /** The run page's query string (its filter). */
+  query: z.string().max(4000),
+  field: z.string().min(1).max(200),
+});
+
+type Fail = { ok: false; error: string };
+
+function scopeOf(input: z.infer<typeof ScopeSchema>) {
+  const db = getDb();
+  const run = getRunSummary(db, input.run);
+  if (!run) return { error: `there is no run "${input.run}"` } as const;
+  if (input.field !== ANY_FIELD && !run.fields.some((f) => f.field === input.field))
+    return { error: `run "${run.name}" has no field "${input.field}"` } as const;
+  const filter = parseTraceFilter(Object.fromEntries(new URLSearchParams(input.query)));
+  return { db, run, filter: { ...filter, after: undefined, before: undefined, field: input.field } } as const;
+}
+
+const CountSchema = ScopeSchema.extend({ label: LabelSchema.nullable() });
+
+/** How many fields a bulk relabel of the run page's filter would write, and the mark it counts at. */
+export async function countBulkAction(
+  input: unknown,
+): Promise<{ ok: true; total: number; seenReviewId: number; lastTraceId: number } | Fail> {
+  const parsed = CountSchema.safeParse(input);
+  if (!parsed.success) return { ok: false, error: describeZodError(parsed.error) };
+  const s = scopeOf(parsed.data);
+  if ("error" in s) return { ok: false, error: s.error as string };
+  const mark = await countBulk(s.db, {
+    runId: s.run.id,
+    filter: s.filter,
+    field: parsed.data.field,
+    label: parsed.data.label,
+  });
+  return { ok: true, ...mark };
+}
+
+const StartSchema = CountSchema.extend({
+  note: NoteSchema,
+  total: z.number().int().nonnegative(),
+  seenReviewId: z.number().int().nonnegative(),
+  lastTraceId: z.number().int().nonnegative(),
+});
+
+/** Starts the bulk relabel the reviewer confirmed; it runs on in the background, in short batches. */
+export async function startBulkAction(input: unknown): Promise<{ ok: true; job: BulkJobView } | Fail> {
+  const parsed = StartSchema.safeParse(input);
+  if (!parsed.success) return { ok: false, error: describeZodError(parsed.error) };
+  const who = await currentReviewer();
+  if (!who.name) return { ok: false, error: "say who is reviewing first" };
+  const s = scopeOf(parsed.data);
+  if ("error" in s) return { ok: false, error: s.error as string };
+  const d = parsed.data;
+  try {
+    const job = startBulk(
+      s.db,
+      { runId: s.run.id, filter: s.filter, field: d.field, label: d.label },
+      { total: d.total, seenReviewId: d.seenReviewId, lastTraceId: d.lastTraceId },
+      { reviewer: who.name, note: d.note },
+    );
+    launchBulk(s.db, job.id);
+    return { ok: true, job: bulkJobView(job) };
+  } catch (e) {
+    if (e instanceof BulkError) return { ok: false, error: e.message };
+    throw e;
+  }
+}
+
+const JobSchema = z.object({ id: z.number().int().positive() });
+
+/** A job's progress (and, once it ended, the fields it skipped); picks up jobs nobody runs. */
+export async function bulkStatusAction(input: unknown): Promise<{ ok: true; job: BulkJobView } | Fail> {
+  const parsed = JobSchema.safeParse(input);
+  if (!parsed.success) return { ok: false, error: describeZodError(parsed.error) };
+  const db = getDb();
+  resumeBulkJobs(db);
+  const job = getBulkJob(db, parsed.data.id);
+  if (!job) return { ok: false, error: `there is no bulk relabel ${parsed.data.id}` };
+  return { ok: true, job: bulkJobView(job, job.status === "running" ? [] : bulkSkips(db, job.id, 100)) };
+}
+
+export async function cancelBulkAction(input: unknown): Promise<{ ok: true; job: BulkJobView } | Fail> {
+  const parsed = JobSchema.safeParse(input);
+  if (!parsed.success) return { ok: false, error: describeZodError(parsed.error) };
+  const db = getDb();
+  const job = cancelBulk(db, parsed.data.id);
+  if (!job) return { ok: false, error: `there is no bulk relabel ${parsed.data.id}` };
+  return { ok: true, job: bulkJobView(job, bulkSkips(db, job.id, 100)) };
+}

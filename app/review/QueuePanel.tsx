@@ -1,0 +1,407 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useEffect, useRef, useState } from "react";
+import { KeysHelp } from "@/app/_components/KeysHelp";
+import { isTyping } from "@/app/_components/keyboard";
+import { LabelChip } from "@/app/_components/LabelChip";
+import { AddToSet } from "@/app/_fixtures/AddToSet";
+import { LABELS, type Label } from "@/lib/probe/schema";
+import {
+  FIXTURE_KEY_HELP,
+  keyOfLabel,
+  QUEUE_KEY_HELP,
+  queueAction,
+  REVIEW_KEY_HELP,
+  REVIEW_KEYS,
+  reviewAction,
+} from "@/lib/review/keys";
+import { QUEUE_RULE_TEXT, type QueueRule } from "@/lib/review/queueRules";
+import { type ReviewView, reviewFromQueue } from "./actions";
+import { ReviewerName, storedReviewer } from "./ReviewerName";
+import { keepStatus, keptStatus, peekUndo, popUndo, pushUndo } from "./undoStack";
+
+export interface PanelField {
+  field: string;
+  ours: Label;
+  /** Every queue rule that holds for the field (empty: no rule queues it). */
+  rules: QueueRule[];
+  /** Its current review, when it has one (a clear has label null). */
+  current: ReviewView | null;
+  /** The current human label (review, else imported) and where it comes from. */
+  human: { label: string; source: "review" | "imported" } | null;
+}
+
+const HELP = [
+  ...REVIEW_KEY_HELP,
+  ...QUEUE_KEY_HELP,
+  ...FIXTURE_KEY_HELP.map((k) => ({
+    ...k,
+    does: k.does.replace("the field", "the field you labelled last"),
+  })),
+  { key: "?", does: "show this list" },
+  { key: "Esc", does: "close this list" },
+];
+
+/**
+ * The queue item's review controls: the keyboard (lib/review/keys.ts) and the same as buttons.
+ * A review goes through the one write path and the server answers with the next item; an undo
+ * goes back to the item it undid.
+ */
+export function QueuePanel({
+  traceId,
+  fields,
+  focus,
+  skipHref,
+  traceHref,
+  itemHref,
+  continueHref,
+}: {
+  traceId: number;
+  fields: PanelField[];
+  focus: string;
+  skipHref: string;
+  traceHref: string;
+  /** The queue in this scope: undo goes there with `trace` and `field` set to the item it undid. */
+  itemHref: string;
+  /** Where to go after a review when this page shows a chosen trace; null: the queue moves on in place. */
+  continueHref: string | null;
+}) {
+  const router = useRouter();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const noteInput = useRef<HTMLInputElement>(null);
+  const nameInput = useRef<HTMLInputElement>(null);
+  const [at, setAt] = useState(
+    Math.max(
+      0,
+      fields.findIndex((f) => f.field === focus),
+    ),
+  );
+  const [reviewer, setReviewer] = useState("");
+  const [note, setNote] = useState("");
+  const [noteOpen, setNoteOpen] = useState(false);
+  const [pending, setPending] = useState(false);
+  const [status, setStatus] = useState("");
+  const [conflict, setConflict] = useState<{ field: string; current: ReviewView | null } | null>(null);
+  const bases = useRef(new Map<string, number | null>());
+  const [ready, setReady] = useState(false);
+
+  useEffect(() => {
+    const name = storedReviewer();
+    setReviewer(name);
+    // Asked once: the first visit starts in the name field.
+    if (!name) setTimeout(() => nameInput.current?.focus(), 0);
+    setStatus(keptStatus());
+  }, []);
+  // What was saved or undone stays said when the page moves on to the next item.
+  const say = (s: string) => {
+    keepStatus(s);
+    setStatus(s);
+  };
+
+  const f = fields[at];
+
+  async function submit(field: PanelField, label: Label | null) {
+    if (!reviewer) {
+      setStatus("Enter your name first: every review carries it.");
+      nameInput.current?.focus();
+      return;
+    }
+    if (pending) return;
+    setPending(true);
+    setConflict(null);
+    const base = bases.current.has(field.field)
+      ? (bases.current.get(field.field) ?? null)
+      : (field.current?.id ?? null);
+    const res = await reviewFromQueue({
+      traceId,
+      field: field.field,
+      label,
+      base,
+      note,
+      reviewer,
+      refresh: continueHref === null,
+    });
+    setPending(false);
+    if (res.ok) {
+      pushUndo({ traceId, field: field.field, reviewId: res.review.id, label });
+      setNote("");
+      say(`Saved: ${field.field} ${label ?? "cleared"} on trace #${traceId} (${REVIEW_KEYS.undo} undoes)`);
+      if (continueHref) router.replace(continueHref);
+    } else if ("conflict" in res) {
+      bases.current.set(field.field, res.conflict?.id ?? null);
+      setConflict({ field: field.field, current: res.conflict });
+      setStatus("Nothing was written: someone reviewed this field meanwhile.");
+    } else setStatus(`Not saved: ${res.error}`);
+  }
+
+  async function undo() {
+    const top = peekUndo();
+    if (!top) return setStatus("Nothing to undo in this tab.");
+    if (!reviewer) return setStatus("Enter your name first: every review carries it.");
+    setPending(true);
+    const res = await reviewFromQueue({
+      traceId: top.traceId,
+      field: top.field,
+      label: null,
+      base: top.reviewId,
+      undo: true,
+      reviewer,
+      refresh: false,
+    });
+    setPending(false);
+    popUndo();
+    if (res.ok) {
+      say(`Undid ${top.field} ${top.label ?? "cleared"} on trace #${top.traceId}`);
+      const [path, query = ""] = itemHref.split("?");
+      const params = new URLSearchParams(query);
+      params.set("trace", String(top.traceId));
+      params.set("field", top.field);
+      router.push(`${path}?${params}`);
+    } else if ("conflict" in res)
+      setStatus(
+        `Not undone: ${res.conflict?.reviewer ?? "someone"} reviewed ${top.field} of trace #${top.traceId} since.`,
+      );
+    else setStatus(`Not undone: ${res.error}`);
+  }
+
+  const handler = useRef<(e: KeyboardEvent) => void>(() => undefined);
+  handler.current = (e: KeyboardEvent) => {
+    if (isTyping(e)) return;
+    if (e.key === "?") {
+      e.preventDefault();
+      const d = dialog.current;
+      if (d && !d.open) d.showModal();
+      else d?.close();
+      return;
+    }
+    if (dialog.current?.open) return;
+    const q = queueAction(e.key);
+    if (q) {
+      e.preventDefault();
+      router.push(q.kind === "skip" ? skipHref : traceHref);
+      return;
+    }
+    const a = reviewAction(e.key);
+    if (!a || !f) return;
+    e.preventDefault();
+    switch (a.kind) {
+      case "label":
+        return void submit(f, a.label);
+      case "clear":
+        if (!f.current?.label) return setStatus(`${f.field} has no review to clear.`);
+        return void submit(f, null);
+      case "nextField":
+        return setAt((at + 1) % fields.length);
+      case "prevField":
+        return setAt((at - 1 + fields.length) % fields.length);
+      case "note":
+        setNoteOpen(true);
+        return void setTimeout(() => noteInput.current?.focus(), 0);
+      case "undo":
+        return void undo();
+    }
+  };
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => handler.current(e);
+    window.addEventListener("keydown", onKey);
+    setReady(true);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+
+  return (
+    <section
+      className="space-y-3 rounded-lg border border-indigo-200 bg-white p-3 shadow-sm"
+      data-testid="queue-panel"
+      data-ready={ready ? "yes" : "no"}
+      data-pending={pending ? "yes" : "no"}
+      data-focus={f?.field}
+      aria-busy={pending}
+    >
+      <ReviewerName
+        ref={nameInput}
+        name={reviewer}
+        onSave={setReviewer}
+        onDone={() => nameInput.current?.blur()}
+      />
+      <ul className="space-y-2" aria-label="Fields of this trace">
+        {fields.map((x, i) => (
+          <FieldRow
+            key={x.field}
+            f={x}
+            focused={i === at}
+            disabled={pending}
+            onFocus={() => setAt(i)}
+            onLabel={(l) => void submit(x, l)}
+          />
+        ))}
+      </ul>
+      {noteOpen || note ? (
+        <div className="text-sm">
+          <label htmlFor="review-note" className="block text-xs font-medium text-slate-600">
+            Note for the next label (Enter keeps it)
+          </label>
+          <input
+            id="review-note"
+            ref={noteInput}
+            value={note}
+            maxLength={2000}
+            onChange={(e) => setNote(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === "Enter" || e.key === "Escape") {
+                e.preventDefault();
+                setNoteOpen(false);
+                (e.target as HTMLInputElement).blur();
+              }
+            }}
+            className="mt-1 w-full rounded border border-slate-300 px-2 py-1"
+            data-testid="note-input"
+          />
+        </div>
+      ) : null}
+      {conflict ? <Conflict c={conflict} /> : null}
+      <div className="flex flex-wrap items-center gap-2 text-xs">
+        <Link
+          href={skipHref}
+          className="rounded border border-slate-300 px-2 py-1 hover:bg-slate-50"
+          data-testid="skip-link"
+        >
+          skip <kbd className="font-mono text-slate-500">s</kbd>
+        </Link>
+        <Link href={traceHref} className="rounded border border-slate-300 px-2 py-1 hover:bg-slate-50">
+          whole trace <kbd className="font-mono text-slate-500">o</kbd>
+        </Link>
+        <button
+          type="button"
+          onClick={() => void undo()}
+          className="rounded border border-slate-300 px-2 py-1 hover:bg-slate-50"
+          data-testid="undo-button"
+        >
+          undo <kbd className="font-mono text-slate-500">z</kbd>
+        </button>
+        <KeysHelp ref={dialog} keys={HELP} ready={ready} onOpen={() => dialog.current?.showModal()} />
+      </div>
+      <AddToSet
+        what="the field you labelled last"
+        reviewer={reviewer}
+        target={() => {
+          const top = peekUndo();
+          return top ? { traceId: top.traceId, field: top.field } : null;
+        }}
+      />
+      <p
+        role="status"
+        aria-live="polite"
+        className="min-h-4 text-xs text-slate-700"
+        data-testid="queue-status"
+      >
+        {status}
+      </p>
+    </section>
+  );
+}
+
+function FieldRow({
+  f,
+  focused,
+  disabled,
+  onFocus,
+  onLabel,
+}: {
+  f: PanelField;
+  focused: boolean;
+  disabled: boolean;
+  onFocus: () => void;
+  onLabel: (l: Label | null) => void;
+}) {
+  return (
+    <li
+      className={`rounded border p-2 ${focused ? "border-indigo-500 bg-indigo-50/60 ring-1 ring-indigo-500" : "border-slate-200"}`}
+      data-testid="queue-field"
+      data-field={f.field}
+      data-focused={focused ? "yes" : "no"}
+      aria-current={focused ? "true" : undefined}
+    >
+      <button
+        type="button"
+        onClick={onFocus}
+        className="flex w-full flex-wrap items-center gap-2 text-left text-sm"
+      >
+        <span className="font-mono font-semibold [overflow-wrap:anywhere]">{f.field}</span>
+        <span className="text-xs text-slate-500">ours</span>
+        <LabelChip label={f.ours} testId="queue-ours" />
+        <span className="text-xs text-slate-500">human</span>
+        {f.human ? (
+          <span
+            className="inline-flex items-center gap-1"
+            data-testid="queue-human"
+            data-label={f.human.label}
+          >
+            <LabelChip label={f.human.label} />
+            <span className="text-[11px] text-slate-500">
+              {f.human.source === "review" ? `by ${f.current?.reviewer ?? "a reviewer"}` : "imported"}
+            </span>
+          </span>
+        ) : (
+          <span className="text-xs text-slate-400" data-testid="queue-human">
+            none yet
+          </span>
+        )}
+      </button>
+      {f.rules.length > 0 ? (
+        <p className="mt-1 text-xs text-amber-900" data-testid="queue-rules">
+          {f.current?.label ? "queued by " : "waiting: "}
+          {f.rules.map((r) => QUEUE_RULE_TEXT[r].title).join("; ")}
+        </p>
+      ) : null}
+      {focused ? (
+        <fieldset className="mt-2 flex flex-wrap gap-1">
+          <legend className="sr-only">Label {f.field}</legend>
+          {LABELS.map((l) => (
+            <button
+              key={l}
+              type="button"
+              disabled={disabled}
+              onClick={() => onLabel(l)}
+              className="rounded border border-slate-300 bg-white px-1.5 py-1 font-mono text-xs hover:bg-slate-50 disabled:opacity-50"
+              data-testid={`label-${l}`}
+            >
+              <kbd className="mr-1 text-slate-500">{keyOfLabel(l)}</kbd>
+              {l}
+            </button>
+          ))}
+          <button
+            type="button"
+            disabled={disabled || !f.current?.label}
+            onClick={() => onLabel(null)}
+            className="rounded border border-slate-300 bg-white px-1.5 py-1 text-xs hover:bg-slate-50 disabled:opacity-40"
+          >
+            <kbd className="mr-1 font-mono text-slate-500">{REVIEW_KEYS.clear}</kbd>clear
+          </button>
+        </fieldset>
+      ) : null}
+    </li>
+  );
+}
+
+function Conflict({ c }: { c: { field: string; current: ReviewView | null } }) {
+  return (
+    <div
+      role="alert"
+      className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-950"
+      data-testid="conflict"
+    >
+      {c.current ? (
+        <>
+          <span className="font-medium">{c.current.reviewer}</span> labelled{" "}
+          <span className="font-mono">{c.field}</span> {c.current.label ?? "(cleared)"} at{" "}
+          <time dateTime={c.current.createdAt}>{c.current.createdAt.replace("T", " ").slice(0, 19)}</time>
+          {c.current.note ? <>: “{c.current.note}”</> : null}. Press a label key again to write over it.
+        </>
+      ) : (
+        <>The field's review changed meanwhile. Press a label key again to write over it.</>
+      )}
+    </div>
+  );
+}

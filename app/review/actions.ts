@@ -1,0 +1,79 @@
+"use server";
+
+import { refresh } from "next/cache";
+import { z } from "zod";
+import { getDb } from "@/db/client";
+import { ReviewError, submitReviews } from "@/db/queries/reviews";
+import { LabelSchema } from "@/lib/probe/schema";
+import { NoteSchema, ReviewerSchema } from "@/lib/review/contract";
+
+const QueueReviewSchema = z.object({
+  traceId: z.number().int().positive(),
+  field: z.string().min(1, "a field is required").max(200),
+  /** null clears; ignored with undo. */
+  label: LabelSchema.nullable(),
+  /** The review the reviewer saw as the field's current one (null: none). */
+  base: z.number().int().positive().nullable(),
+  /** Write the label of the review `base` replaced. */
+  undo: z.boolean().default(false),
+  note: NoteSchema,
+  reviewer: ReviewerSchema,
+  /** Re-render the queue in the same response (the next item comes back with the answer). */
+  refresh: z.boolean().default(true),
+});
+export type QueueReviewInput = z.input<typeof QueueReviewSchema>;
+
+export interface ReviewView {
+  id: number;
+  field: string;
+  label: string | null;
+  reviewer: string;
+  note: string;
+  createdAt: string;
+}
+
+export type QueueReviewResult =
+  | { ok: true; review: ReviewView }
+  | { ok: false; conflict: ReviewView | null }
+  | { ok: false; error: string };
+
+const view = (r: ReviewView): ReviewView => ({
+  id: r.id,
+  field: r.field,
+  label: r.label,
+  reviewer: r.reviewer,
+  note: r.note,
+  createdAt: r.createdAt,
+});
+
+/**
+ * One field's review from the queue, through the one write path (submitReviews). A conflict
+ * writes nothing and answers with the review that landed meanwhile, so the reviewer can resubmit
+ * over it.
+ */
+export async function reviewFromQueue(input: QueueReviewInput): Promise<QueueReviewResult> {
+  const parsed = QueueReviewSchema.safeParse(input);
+  if (!parsed.success)
+    return {
+      ok: false,
+      error: parsed.error.issues
+        .map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message))
+        .join("; "),
+    };
+  const d = parsed.data;
+  try {
+    const r = submitReviews(getDb(), {
+      traceId: d.traceId,
+      reviewer: d.reviewer,
+      note: d.note,
+      items: [{ field: d.field, label: d.label, base: d.base, undo: d.undo }],
+    });
+    if (!r.ok) return { ok: false, conflict: r.conflicts[0]?.current ? view(r.conflicts[0].current) : null };
+    if (d.refresh) refresh();
+    return { ok: true, review: view(r.reviews[0]) };
+  } catch (e) {
+    if (e instanceof ReviewError) return { ok: false, error: e.message };
+    console.error("review from the queue failed", e);
+    return { ok: false, error: "the review could not be written; try again" };
+  }
+}

@@ -1,0 +1,355 @@
+/**
+ * Review benchmark at a million traces (issue 12).
+ *
+ * 1. A database with 1,000,000 generated schedule_window traces in one run (bench/lib/server.ts,
+ *    the same generator as bench:http), then 10% of the traces' `timezone` fields reviewed through
+ *    the write path (writeReviews, batches of 2,000 traces), kept as a pristine copy and copied
+ *    afresh for each run of this script, so every run starts from the same state.
+ *    The seed leaves exactly BULK (100,000) fields of the most common DRIFT/OMIT/ASK label
+ *    unreviewed, for the bulk relabel below.
+ * 2. The dashboard built into .next-bench, `next start` on a free port.
+ * 3. A relabel's HTTP round trip: the trace page's server action (the POST the browser sends,
+ *    found by name in the build's server-reference manifest), 2 warm-ups then 20 reviews of
+ *    different unreviewed traces; and the same followed by the next trace page (what a
+ *    reviewer's keypress costs before the next trace shows). Target: p95 < 100 ms.
+ * 4. The review queue's next item: a placeholder until the queue exists (see QUEUE below).
+ * 5. A bulk relabel of those 100,000 fields (`label=L&human=unreviewed`) through the run page's
+ *    actions (count, then start), timed until the job is done, while pages are requested one
+ *    after another; the p95 of those page requests is printed beside it.
+ *
+ *   npm run bench:review
+ *   npx tsx bench/review.ts --no-build          # reuse .next-bench as built
+ *   npx tsx bench/review.ts --n 1000000 --requests 20 --bulk 100000
+ *
+ * The load average is printed with every figure: repeat when the 1-minute load is above ~1.5.
+ */
+import { copyFileSync, existsSync, readFileSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import Database from "better-sqlite3";
+import { openDb } from "../db/client";
+import { reviewTransaction, writeReviews } from "../db/queries/reviews";
+import type { Label } from "../lib/probe/schema";
+import { build, DIST, freePort, loadBigRun, startServer, time } from "./lib/server";
+import { benchDir, ensureCliBundle, fmt, load, loadIsHigh, median, percentile, ROOT } from "./lib/util";
+
+const { values } = parseArgs({
+  options: {
+    n: { type: "string", default: "1000000" },
+    requests: { type: "string", default: "20" },
+    bulk: { type: "string", default: "100000" },
+    "no-build": { type: "boolean", default: false },
+    port: { type: "string" },
+  },
+});
+const N = Number(values.n);
+const REQUESTS = Number(values.requests);
+const BULK = Number(values.bulk);
+const RUN = "bench-1m";
+
+const SEED_REVIEWER = "bench-seed";
+const COOKIE = "assumeprobe_reviewer=bench";
+
+const dir = benchDir();
+const ingested = join(dir, `review-ingested-${N}.db`);
+const seeded = join(dir, `review-seeded-${N}.db`);
+const work = join(dir, `review-${N}.db`);
+
+function copyDb(from: string, to: string): void {
+  for (const s of ["", "-wal", "-shm"]) rmSync(`${to}${s}`, { force: true });
+  // A closed database in WAL mode has everything in its main file (checkpointed on close).
+  copyFileSync(from, to);
+}
+
+/**
+ * The label whose unreviewed timezone fields the bulk relabel takes: the commonest one whose
+ * fields can be reviewed down to exactly BULK within the seed's 10%.
+ */
+function bulkLabel(db: Database.Database, runId: number): { label: Label; n: number } {
+  const rows = db
+    .prepare(
+      `SELECT tn.name AS tag, rc.n AS n FROM run_counts rc JOIN tag_names tn ON tn.id = rc.tag_id
+       WHERE rc.run_id = ? AND tn.name IN ('l:timezone=DRIFT', 'l:timezone=OMIT', 'l:timezone=ASK', 'l:timezone=INJECT')
+       ORDER BY rc.n DESC`,
+    )
+    .all(runId) as { tag: string; n: number }[];
+  const fits = rows.find((r) => r.n >= BULK && r.n - BULK <= Math.floor(N / 10));
+  if (!fits) throw new Error(`no label has between ${BULK} and ${BULK + N / 10} timezone fields`);
+  return { label: fits.tag.split("=")[1] as Label, n: fits.n };
+}
+
+/**
+ * Reviews 10% of the run's timezone fields (N / 10) through the write path, leaving exactly BULK
+ * fields of the bulk label unreviewed. Labels alternate so reviews both correct and confirm ours.
+ */
+function seedReviews(path: string): void {
+  const db = openDb(path);
+  try {
+    const runId = db.sqlite.prepare("SELECT id FROM runs WHERE name = ?").pluck().get(RUN) as number;
+    const target = Math.floor(N / 10);
+    const { label, n } = bulkLabel(db.sqlite, runId);
+    const onBulk = n - BULK;
+    if (onBulk < 0 || onBulk > target)
+      throw new Error(`label ${label} has ${n} fields: cannot leave ${BULK} unreviewed`);
+    const ids = db.sqlite
+      .prepare(
+        "SELECT id, json_extract(labels, '$.timezone') AS label FROM traces WHERE run_id = ? ORDER BY id",
+      )
+      .all(runId) as { id: number; label: string }[];
+    // Every k-th trace of the bulk label, and every m-th of the others, to the exact counts.
+    const ofBulk = ids.filter((t) => t.label === label);
+    const others = ids.filter((t) => t.label !== label);
+    const pick = <T>(xs: T[], k: number) =>
+      k <= 0
+        ? []
+        : xs.filter((_, i) => Math.floor((i * k) / xs.length) !== Math.floor(((i + 1) * k) / xs.length));
+    const chosen = [...pick(ofBulk, onBulk), ...pick(others, target - onBulk)].sort((a, b) => a.id - b.id);
+    const labels: Label[] = ["ASK", "DRIFT", "OMIT", "INJECT"];
+    const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
+    for (let i = 0; i < chosen.length; i += 2000) {
+      reviewTransaction(db, () => {
+        for (let j = i; j < Math.min(chosen.length, i + 2000); j++) {
+          const t = chosen[j];
+          // Two in three confirm ours; the rest correct it.
+          const l =
+            j % 3 === 2 ? labels[(labels.indexOf(t.label as Label) + 1) % labels.length] : (t.label as Label);
+          const r = writeReviews(db, {
+            traceId: t.id,
+            reviewer: SEED_REVIEWER,
+            items: [
+              { field: "timezone", label: (labels as string[]).includes(t.label) ? l : "ASK", base: null },
+            ],
+          });
+          if (!r.ok) throw new Error(`seed: trace ${t.id} already reviewed`);
+        }
+      });
+    }
+    const s = (performance.now() - t0) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    console.log(
+      `seeded ${fmt(chosen.length)} reviews (10% of the fields) through writeReviews in ${fmt(s, 1)} s (${fmt((s * 1e6) / chosen.length)} µs each, ${fmt((cpu.user + cpu.system) / chosen.length)} µs of CPU); ${fmt(BULK)} ${label} fields left unreviewed  [${load()}]`,
+    );
+    db.sqlite.pragma("wal_checkpoint(TRUNCATE)");
+  } finally {
+    db.sqlite.close();
+  }
+}
+
+async function prepareDatabase(): Promise<void> {
+  if (!existsSync(seeded)) {
+    await loadBigRun(ingested, { n: N, run: RUN, file: `review-big-${N}.jsonl` });
+    const tmp = `${seeded}.tmp`;
+    copyDb(ingested, tmp);
+    seedReviews(tmp);
+    copyDb(tmp, seeded);
+    rmSync(tmp, { force: true });
+  } else console.log(`database: ${seeded} (seeded, reused)`);
+  const t0 = performance.now();
+  copyDb(seeded, work);
+  console.log(
+    `copied to ${work} in ${fmt((performance.now() - t0) / 1000, 1)} s (${fmt(statSync(work).size / 1e6)} MB)`,
+  );
+}
+
+/** Server action ids by exported name, from the build's manifest (the ids change with each build). */
+function actionIds(): Map<string, string> {
+  const m = JSON.parse(
+    readFileSync(join(ROOT, DIST, "server", "server-reference-manifest.json"), "utf8"),
+  ) as {
+    node: Record<string, { exportedName: string }>;
+  };
+  return new Map(Object.entries(m.node).map(([id, v]) => [v.exportedName, id]));
+}
+
+/** Calls a server action as the browser does: a POST to a page with its id; returns the RSC payload. */
+async function callAction(base: string, page: string, id: string, arg: unknown) {
+  const r = await time(`${base}${page}`, {
+    method: "POST",
+    keepBody: true,
+    headers: {
+      "next-action": id,
+      "content-type": "text/plain;charset=UTF-8",
+      accept: "text/x-component",
+      origin: base,
+      cookie: COOKIE,
+    },
+    body: JSON.stringify([arg]),
+  });
+  if (r.status !== 200)
+    throw new Error(`action ${id} on ${page} answered ${r.status}: ${r.body?.slice(0, 500)}`);
+  return r;
+}
+
+/** The action's result object, read from its RSC payload (the line holding `"ok"`). */
+function actionResult(body: string | undefined): Record<string, unknown> {
+  for (const line of (body ?? "").split("\n")) {
+    const i = line.indexOf(":");
+    if (i < 0) continue;
+    try {
+      const v = JSON.parse(line.slice(i + 1));
+      if (v && typeof v === "object" && "ok" in v) return v;
+    } catch {
+      // not a JSON row
+    }
+  }
+  throw new Error(`no action result in ${body?.slice(0, 300)}`);
+}
+
+const row = (name: string, xs: number[], target?: number) => {
+  const p95 = percentile(xs, 95);
+  const verdict = target === undefined ? "" : `  <${target} ${p95 < target ? "ok " : "MISS"}`;
+  return `${name.padEnd(46)} ${fmt(median(xs), 1).padStart(8)} ${fmt(p95, 1).padStart(8)} ${fmt(Math.max(...xs), 1).padStart(8)}${verdict}  ${load().slice(5)}`;
+};
+
+async function main(): Promise<void> {
+  console.log(`review benchmark  [${load()}]  node ${process.version}`);
+  await prepareDatabase();
+  build(values["no-build"] ?? false);
+  // The dashboard runs a bulk relabel in a child process of the CLI: bundled, as installed.
+  ensureCliBundle();
+  const actions = actionIds();
+  const submit = actions.get("submitReviewAction");
+  const count = actions.get("countBulkAction");
+  const start = actions.get("startBulkAction");
+  if (!submit || !count || !start) throw new Error("the build has no review actions");
+  const port = values.port ? Number(values.port) : await freePort();
+  const server = await startServer(work, port);
+  const base = `http://127.0.0.1:${port}`;
+  const ro = new Database(work, { readonly: true, fileMustExist: true });
+  try {
+    const runId = ro.prepare("SELECT id FROM runs WHERE name = ?").pluck().get(RUN) as number;
+    const { label } = bulkLabel(ro, runId);
+    const runUrl = `/runs/${encodeURIComponent(RUN)}`;
+    // Unreviewed traces of another label, spread over the run, for the single reviews.
+    const other = label === "ASK" ? "INJECT" : "ASK";
+    const lo = ro.prepare("SELECT min(id) FROM traces WHERE run_id = ?").pluck().get(runId) as number;
+    const hi = ro.prepare("SELECT max(id) FROM traces WHERE run_id = ?").pluck().get(runId) as number;
+    const next = ro.prepare(
+      `SELECT t.id FROM traces t WHERE t.run_id = ? AND t.id >= ? AND json_extract(t.labels, '$.timezone') = ?
+         AND NOT EXISTS (SELECT 1 FROM reviews r WHERE r.trace_id = t.id) ORDER BY t.id LIMIT 1`,
+    );
+    const k = REQUESTS + 2;
+    const singles = Array.from(
+      { length: k },
+      (_, i) => next.pluck().get(runId, Math.floor(lo + ((hi - lo) * (i + 0.5)) / k), other) as number,
+    );
+    const filterQs = `field=timezone&label=${other}`;
+
+    // Warm the pages and the action.
+    for (let round = 0; round < 3; round++) {
+      await time(`${base}/`);
+      await time(`${base}${runUrl}`);
+      await time(`${base}/traces/${singles[round]}?${filterQs}`);
+    }
+    const settleUntil = Date.now() + 90_000;
+    while (loadIsHigh(1.0) && Date.now() < settleUntil) await new Promise((r) => setTimeout(r, 2000));
+
+    console.log(`\nserver on ${base}, warmed up; ${REQUESTS} of each after 2 warm-ups  [${load()}]\n`);
+    const header = `${"case".padEnd(46)} ${"median".padStart(8)} ${"p95".padStart(8)} ${"max".padStart(8)}  target  load`;
+    console.log(header);
+    console.log("-".repeat(header.length + 10));
+
+    const relabel: number[] = [];
+    const relabelAndNext: number[] = [];
+    for (let i = 0; i < k; i++) {
+      const id = singles[i];
+      const r = await callAction(base, `/traces/${id}?${filterQs}`, submit, {
+        traceId: id,
+        note: "bench",
+        items: [{ field: "timezone", label: "DRIFT", base: null }],
+      });
+      const res = actionResult(r.body);
+      if (res.ok !== true) throw new Error(`review of ${id} failed: ${JSON.stringify(res)}`);
+      const page = await time(`${base}/traces/${id + 1}?${filterQs}`, { headers: { cookie: COOKIE } });
+      if (i >= 2) {
+        relabel.push(r.ms);
+        relabelAndNext.push(r.ms + page.ms);
+      }
+    }
+    console.log(row("relabel: the review action's round trip", relabel, 100));
+    console.log(row("relabel, then the next trace page", relabelAndNext));
+
+    // QUEUE: the review queue's next item (median and p95 of 20, target p95 < 100 ms) goes here
+    // once /review exists: time 2 warm-ups then 20 requests for the queue's next item (e.g. the
+    // /review page, or its next-item action after a review), and print it with row(..., 100).
+    console.log(`${"review queue: next item".padEnd(46)} (not built yet: the queue adds this figure)`);
+
+    // The same pages without a bulk relabel, as the baseline for the figure during one.
+    const pages = [`${runUrl}`, `${runUrl}?field=timezone&label=${other}`, `/traces/${singles[0]}`, `/`];
+    const quiet: number[] = [];
+    for (let j = 0; j < 4 * REQUESTS; j++)
+      quiet.push((await time(`${base}${pages[j % pages.length]}`, { headers: { cookie: COOKIE } })).ms);
+    console.log(row(`pages, no bulk relabel running (${quiet.length})`, quiet));
+
+    // Bulk relabel of BULK fields while pages are requested one after another.
+    const bulkQuery = `field=timezone&label=${label}&human=unreviewed`;
+    const scope = { run: RUN, query: bulkQuery, field: "timezone", label: "ASK" };
+    const c = await callAction(base, runUrl, count, scope);
+    const mark = actionResult(c.body) as {
+      ok: boolean;
+      total: number;
+      seenReviewId: number;
+      lastTraceId: number;
+    };
+    if (!mark.ok) throw new Error(`count failed: ${JSON.stringify(mark)}`);
+    console.log(`\nbulk relabel of ${bulkQuery} → ASK: ${fmt(mark.total)} fields counted in ${fmt(c.ms)} ms`);
+    const started = performance.now();
+    const s = actionResult(
+      (await callAction(base, runUrl, start, { ...scope, note: "bench bulk", ...mark })).body,
+    ) as {
+      ok: boolean;
+      job?: { id: number };
+      error?: string;
+    };
+    if (!s.ok || !s.job) throw new Error(`start failed: ${JSON.stringify(s)}`);
+    const jobId = s.job.id;
+    const status = ro.prepare("SELECT status, written, skipped FROM bulk_reviews WHERE id = ?");
+    const during: number[] = [];
+    const reviewsDuring: number[] = [];
+    // A reviewer keeps relabelling single traces meanwhile: every fifth request is a review.
+    const more = ro
+      .prepare(
+        `SELECT t.id FROM traces t WHERE t.run_id = ? AND json_extract(t.labels, '$.timezone') = ?
+           AND NOT EXISTS (SELECT 1 FROM reviews r WHERE r.trace_id = t.id) ORDER BY t.id DESC LIMIT 2000`,
+      )
+      .pluck()
+      .all(runId, other) as number[];
+    let end: { status: string; written: number; skipped: number };
+    let i = 0;
+    for (;;) {
+      end = status.get(jobId) as typeof end;
+      if (end.status !== "running") break;
+      if (i % 5 === 4 && more.length > 0) {
+        const id = more.pop() as number;
+        const r = await callAction(base, `/traces/${id}`, submit, {
+          traceId: id,
+          note: "",
+          items: [{ field: "timezone", label: "DRIFT", base: null }],
+        });
+        if (actionResult(r.body).ok !== true)
+          throw new Error(`review of ${id} failed during the bulk relabel`);
+        reviewsDuring.push(r.ms);
+      } else {
+        const r = await time(`${base}${pages[i % pages.length]}`, { headers: { cookie: COOKIE } });
+        if (r.status !== 200) throw new Error(`a page answered ${r.status} during the bulk relabel`);
+        during.push(r.ms);
+      }
+      i++;
+    }
+    const seconds = (performance.now() - started) / 1000;
+    console.log(
+      `bulk relabel: ${end.status}, ${fmt(end.written)} fields written (${fmt(end.skipped)} skipped) in ${fmt(seconds, 1)} s (${fmt(end.written / seconds)} fields/s)  [${load()}]`,
+    );
+    console.log(header);
+    console.log(row(`pages during the bulk relabel (${during.length})`, during));
+    if (reviewsDuring.length)
+      console.log(row(`relabels during the bulk relabel (${reviewsDuring.length})`, reviewsDuring));
+    if (loadIsHigh()) console.log("note: the 1-minute load is high; figures may be high, repeat later");
+  } finally {
+    ro.close();
+    server.kill("SIGTERM");
+  }
+}
+
+await main();

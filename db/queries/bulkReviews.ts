@@ -1,0 +1,199 @@
+/**
+ * Bulk relabel of a run page's filter: every selected field gets the same review, through the
+ * one write path (writeReviews), in short IMMEDIATE transactions of at most BULK_MAX_FIELDS
+ * fields (and about BULK_BUDGET_MS of work), so other writers and page requests get in between.
+ * The job is a row with a cursor: a reload or a restart continues where it stopped.
+ *
+ * The count the reviewer confirms is taken with a mark (`seenReviewId`, the newest review then,
+ * and `lastTraceId`, the run's newest trace then). While writing, a field is selected as it was
+ * at that mark (its review as of then); one whose review changed since is skipped and listed,
+ * never overwritten; traces ingested since are left alone.
+ */
+import type Database from "better-sqlite3";
+import type { TraceScore } from "../../lib/probe/score";
+import { type FieldFacts, selectedFields, withoutHuman } from "../../lib/review/fieldFilter";
+import type { Db } from "../client";
+import { type BulkJob, type BulkMark, type BulkSpec, getBulkJob, pageless } from "./bulkJobs";
+import { reviewTransaction, writeReviews } from "./reviews";
+import { matchingIdsAfter } from "./traceList";
+
+export const BULK_MAX_FIELDS = 5_000;
+/** A batch stops taking traces after this much work, so it never holds the writer lock or the server's thread long. */
+export const BULK_BUDGET_MS = 30;
+const IDS_PER_READ = 256;
+
+interface Target {
+  traceId: number;
+  items: { field: string; base: number | null }[];
+  skips: { field: string; reviewId: number }[];
+}
+
+type Stmt = Database.Statement<unknown[]>;
+const statements = new WeakMap<Db["sqlite"], { row: Stmt; reviews: Stmt }>();
+
+function prepared(db: Db) {
+  let s = statements.get(db.sqlite);
+  if (!s) {
+    s = {
+      row: db.sqlite.prepare("SELECT result, human, recorded FROM traces WHERE id = ?"),
+      reviews: db.sqlite.prepare("SELECT id, field, label FROM reviews WHERE trace_id = ? ORDER BY id"),
+    };
+    statements.set(db.sqlite, s);
+  }
+  return s;
+}
+
+/**
+ * Whether every candidate of the query is exactly one field to write, with no look at the trace:
+ * one field, no human part (the tags decide it) and a label to write (a clear writes only where
+ * there is a review to clear).
+ */
+function idsAreTargets(spec: BulkSpec): boolean {
+  return spec.field !== "*" && !spec.filter.human && spec.label !== null;
+}
+
+/** One candidate trace: its selected fields as of the mark, split into writes and skips. */
+function targetOf(db: Db, spec: BulkSpec, seen: number, traceId: number): Target {
+  const q = prepared(db);
+  const out: Target = { traceId, items: [], skips: [] };
+  const row = q.row.get(traceId) as
+    | { result: string; human: string | null; recorded: string | null }
+    | undefined;
+  if (!row) return out;
+  const score = JSON.parse(row.result) as TraceScore;
+  const imported = row.human ? (JSON.parse(row.human) as Record<string, string>) : {};
+  const recorded = row.recorded ? (JSON.parse(row.recorded) as Record<string, string>) : {};
+  const asOf = new Map<string, { id: number; label: string | null }>();
+  const current = new Map<string, { id: number; label: string | null }>();
+  for (const r of q.reviews.all(traceId) as { id: number; field: string; label: string | null }[]) {
+    current.set(r.field, r);
+    if (r.id <= seen) asOf.set(r.field, r);
+  }
+  const facts: FieldFacts[] = Object.entries(score.fields).map(([field, f]) => ({
+    field,
+    ours: f.label,
+    reasons: f.reasons ?? [],
+    flags: [...f.flags, ...(score.side_effect?.fields[field]?.flags ?? [])],
+    recorded: recorded[field],
+    imported: imported[field],
+    review: asOf.get(field),
+  }));
+  for (const x of selectedFields(spec.filter, spec.field, facts)) {
+    const cur = current.get(x.field);
+    if (cur && cur.id > seen) out.skips.push({ field: x.field, reviewId: cur.id });
+    else if (spec.label !== null || cur?.label) out.items.push({ field: x.field, base: cur?.id ?? null });
+  }
+  return out;
+}
+
+/** The ids a job walks: the filter without its human part (evaluated per field, as of the mark). */
+function candidates(db: Db, spec: BulkSpec, after: number, last: number): number[] {
+  const ids = matchingIdsAfter(db, spec.runId, withoutHuman(spec.filter), spec.field, after, IDS_PER_READ);
+  const i = ids.findIndex((id) => id > last);
+  return i < 0 ? ids : ids.slice(0, i);
+}
+
+const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * How many fields a bulk relabel of this filter would write, with the mark it counts at. Reads in
+ * slices and yields between them, so a large count does not hold the server's thread.
+ */
+export async function countBulk(db: Db, input: BulkSpec): Promise<BulkMark> {
+  const spec = { ...input, filter: pageless(input.filter) };
+  const seenReviewId = db.sqlite.prepare("SELECT coalesce(max(id), 0) FROM reviews").pluck().get() as number;
+  const lastTraceId = (db.sqlite
+    .prepare("SELECT max(id) FROM traces WHERE run_id = ?")
+    .pluck()
+    .get(spec.runId) ?? 0) as number;
+  let total = 0;
+  let after = 0;
+  let started = performance.now();
+  for (;;) {
+    const ids = candidates(db, spec, after, lastTraceId);
+    if (ids.length === 0) break;
+    if (idsAreTargets(spec)) total += ids.length;
+    else for (const id of ids) total += targetOf(db, spec, seenReviewId, id).items.length;
+    after = ids[ids.length - 1];
+    if (performance.now() - started > BULK_BUDGET_MS) {
+      await tick();
+      started = performance.now();
+    }
+  }
+  return { total, seenReviewId, lastTraceId };
+}
+
+/**
+ * One batch of a job, in one IMMEDIATE transaction: traces from the cursor on until
+ * `maxFields` fields or `budgetMs` of work, each through writeReviews, with the skips and the
+ * new cursor. `lease` renews the runner's hold on the job. Returns the job after the batch.
+ */
+export function bulkStep(
+  db: Db,
+  id: number,
+  opts: { maxFields?: number; budgetMs?: number; lease?: { owner: string; until: number } } = {},
+): BulkJob | undefined {
+  const maxFields = Math.min(opts.maxFields ?? BULK_MAX_FIELDS, BULK_MAX_FIELDS);
+  const budget = opts.budgetMs ?? BULK_BUDGET_MS;
+  reviewTransaction(db, () => {
+    const job = getBulkJob(db, id);
+    if (job?.status !== "running") return;
+    const t0 = performance.now();
+    const addSkip = db.sqlite.prepare(
+      "INSERT OR IGNORE INTO bulk_review_skips(job_id, trace_id, field, review_id) VALUES (?, ?, ?, ?)",
+    );
+    let cursor = job.cursor;
+    let fields = 0;
+    let written = 0;
+    let skipped = 0;
+    let done = false;
+    outer: for (;;) {
+      const ids = candidates(db, job, cursor, job.lastTraceId);
+      if (ids.length === 0) {
+        done = true;
+        break;
+      }
+      for (const traceId of ids) {
+        const t = targetOf(db, job, job.seenReviewId, traceId);
+        const n = t.items.length + t.skips.length;
+        if (fields > 0 && (fields + n > maxFields || performance.now() - t0 > budget)) break outer;
+        if (t.items.length > 0) {
+          const r = writeReviews(db, {
+            traceId,
+            reviewer: job.reviewer,
+            note: job.note,
+            items: t.items.map((it) => ({ field: it.field, label: job.label, base: it.base })),
+          });
+          // Impossible inside this transaction (the bases were just read): fail loudly if it ever is.
+          if (!r.ok)
+            throw new Error(`bulk relabel ${id}: trace ${traceId} changed inside its own transaction`);
+          written += r.reviews.length;
+        }
+        for (const s of t.skips) skipped += addSkip.run(id, traceId, s.field, s.reviewId).changes;
+        fields += n;
+        cursor = traceId;
+      }
+    }
+    db.sqlite
+      .prepare(
+        `UPDATE bulk_reviews SET cursor = ?, written = written + ?, skipped = skipped + ?,
+           status = CASE WHEN ? THEN 'done' ELSE status END,
+           finished_at = CASE WHEN ? THEN strftime('%Y-%m-%dT%H:%M:%fZ','now') ELSE finished_at END,
+           lease_owner = coalesce(?, lease_owner), lease_until = coalesce(?, lease_until),
+           updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ?`,
+      )
+      .run(
+        cursor,
+        written,
+        skipped,
+        done ? 1 : 0,
+        done ? 1 : 0,
+        opts.lease?.owner ?? null,
+        opts.lease?.until ?? null,
+        id,
+      );
+  });
+  return getBulkJob(db, id);
+}
+
+export * from "./bulkJobs";

@@ -1,0 +1,195 @@
+/**
+ * Import of fixture lines (an export's JSONL) with ingest's guarantees: every bad line is reported
+ * by number with what was wrong, every good one is stored (in short IMMEDIATE batches), a line
+ * already in its set adds nothing, and the read-only seed set takes nothing. Lines are stored as
+ * read (times, history, source reference), so export → import → export gives the same bytes. A
+ * probe the database lacks is created from the line's world and configuration; one whose scoring
+ * configuration differs gains a version with the line's (both are reported).
+ */
+import { configurationOf, type ProbeConfiguration } from "../../lib/fixtures/configuration";
+import { FixtureError } from "../../lib/fixtures/errors";
+import { type FixtureLine, parseFixtureLine } from "../../lib/fixtures/exportLine";
+import type { NumberedLine } from "../../lib/fixtures/lines";
+import { SEED_SET } from "../../lib/fixtures/setName";
+import { canonicalJson } from "../../lib/probe/digest";
+import { describeIssues, ProbeSchema } from "../../lib/probe/schema";
+import type { Db } from "../client";
+import { checkSetName, fixtureTransaction, writableSet } from "./fixtureSets";
+import { writeFixture } from "./fixtures";
+import { getProbe, saveProbe } from "./probes";
+
+export interface ImportError {
+  line: number;
+  reason: string;
+}
+
+export interface ImportSummary {
+  /** Non-blank lines read. */
+  lines: number;
+  added: number;
+  /** Lines whose fixture was in its set with another expected label: it now has the line's. */
+  relabelled: number;
+  /** Lines whose fixture was in its set already, with the same expected label: nothing changed. */
+  duplicates: number;
+  rejected: number;
+  sets: { name: string; created: boolean; added: number; relabelled: number }[];
+  probes: { id: string; version: number; action: "created" | "new version" }[];
+  errors: ImportError[];
+  notes: string[];
+}
+
+export interface ImportOptions {
+  /** Put every line in this set (created when missing) instead of the set each line names. */
+  set?: string;
+  /** What the file is called, for the origin of probes it creates. */
+  file: string;
+}
+
+const BATCH = 500;
+
+/** Refuses what no line could change: the seed as the target, a bad target name. Throws FixtureError. */
+export function checkImportTarget(set: string | undefined): void {
+  if (set === undefined) return;
+  checkSetName(set);
+  if (set === SEED_SET)
+    throw new FixtureError("read_only", "the seed set is read-only: import into another set");
+}
+
+function configOfLine(l: FixtureLine): ProbeConfiguration {
+  return {
+    ask_terms: l.configuration.ask_terms,
+    bait: l.configuration.bait,
+    clarify_tool: l.configuration.clarify_tool,
+  };
+}
+
+/** Makes the line's probe exist with the line's configuration; reports what it did. */
+function ensureProbe(db: Db, l: FixtureLine, file: string, report: ImportSummary["probes"]): void {
+  const want = configOfLine(l);
+  const stored = getProbe(db, l.probe);
+  const origin = `import:${file}`;
+  if (stored && canonicalJson(configurationOf(stored.probe)) === canonicalJson(want)) return;
+  const base = stored ? stored.probe : { ...l.world };
+  const { clarify_tool: _c, ...rest } = base as Record<string, unknown>;
+  const parsed = ProbeSchema.safeParse({
+    ...rest,
+    ask_terms: want.ask_terms,
+    bait: want.bait,
+    ...(want.clarify_tool !== null ? { clarify_tool: want.clarify_tool } : {}),
+  });
+  if (!parsed.success)
+    throw new FixtureError("no_probe", `its probe cannot be stored: ${describeIssues(parsed.error)}`);
+  const { version, created } = saveProbe(db, parsed.data, origin);
+  if (created) report.push({ id: l.probe, version, action: stored ? "new version" : "created" });
+}
+
+/** The trace the line's source names, when this database holds that very trace. */
+function liveSource(db: Db, l: FixtureLine): number | null {
+  const s = l.source;
+  if (!s || typeof s.trace_id !== "number" || typeof s.run !== "string") return null;
+  const id = db.sqlite
+    .prepare(
+      `SELECT t.id FROM traces t JOIN runs r ON r.id = t.run_id
+       WHERE t.id = ? AND r.name = ? AND t.ext_id IS ? AND t.probe_id = ?`,
+    )
+    .pluck()
+    .get(s.trace_id, s.run, typeof s.id === "string" ? s.id : null, l.probe) as number | undefined;
+  return id ?? null;
+}
+
+function writeBatch(db: Db, batch: { line: number; l: FixtureLine }[], o: ImportOptions, sum: ImportSummary) {
+  fixtureTransaction(db, () => {
+    for (const { line, l } of batch) {
+      try {
+        const target = o.set ?? l.set;
+        const { set, created } = writableSet(db, target);
+        let entry = sum.sets.find((x) => x.name === set.name);
+        if (!entry) {
+          entry = { name: set.name, created, added: 0, relabelled: 0 };
+          sum.sets.push(entry);
+        }
+        ensureProbe(db, l, o.file, sum.probes);
+        const last = l.history[l.history.length - 1];
+        const r = writeFixture(db, set.id, {
+          world: l.world,
+          response: l.response,
+          field: l.field,
+          expected: l.expected,
+          reviewer: last.reviewer,
+          note: last.note,
+          at: last.at,
+          history: l.history,
+          createdAt: l.created_at,
+          source: l.source,
+          sourceTraceId: liveSource(db, l),
+        });
+        if (r.outcome === "added") {
+          sum.added++;
+          entry.added++;
+        } else if (r.outcome === "relabelled") {
+          sum.relabelled++;
+          entry.relabelled++;
+        } else sum.duplicates++;
+      } catch (e) {
+        if (!(e instanceof FixtureError)) throw e;
+        sum.rejected++;
+        sum.errors.push({
+          line,
+          reason:
+            e.code === "read_only" && o.set === undefined
+              ? `${e.message} (import it into another set with --set NAME)`
+              : e.message,
+        });
+      }
+    }
+  });
+}
+
+/** Imports fixture lines; bad ones are reported and skipped, good ones stored in batches. */
+export async function importFixtures(
+  db: Db,
+  lines: AsyncIterable<NumberedLine & { tooLong?: boolean }>,
+  o: ImportOptions,
+): Promise<ImportSummary> {
+  checkImportTarget(o.set);
+  const sum: ImportSummary = {
+    lines: 0,
+    added: 0,
+    relabelled: 0,
+    duplicates: 0,
+    rejected: 0,
+    sets: [],
+    probes: [],
+    errors: [],
+    notes: [],
+  };
+  let batch: { line: number; l: FixtureLine }[] = [];
+  let lexiconSeen = false;
+  for await (const { line, text, tooLong } of lines) {
+    sum.lines++;
+    if (tooLong) {
+      sum.rejected++;
+      sum.errors.push({ line, reason: "the line is longer than 64 MB" });
+      continue;
+    }
+    const r = parseFixtureLine(text);
+    if (!r.ok) {
+      sum.rejected++;
+      sum.errors.push({ line, reason: r.reason });
+      continue;
+    }
+    if (r.line.configuration.lexicon !== null) lexiconSeen = true;
+    batch.push({ line, l: r.line });
+    if (batch.length >= BATCH) {
+      writeBatch(db, batch, o, sum);
+      batch = [];
+    }
+  }
+  if (batch.length > 0) writeBatch(db, batch, o, sum);
+  if (lexiconSeen)
+    sum.notes.push(
+      "lines carry shared-lexicon entries: this version has no shared lexicon, so they were not stored",
+    );
+  sum.errors.sort((a, b) => a.line - b.line);
+  return sum;
+}

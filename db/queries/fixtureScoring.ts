@@ -1,0 +1,81 @@
+/**
+ * What scores fixtures now: each world snapshot (parsed once) with its probe's current stored
+ * configuration, one compiled scorer per world (lib/fixtures/score.ts), and the versions that
+ * make up the scorer version. One context per re-run, page or export.
+ */
+import {
+  configurationOf,
+  EMPTY_CONFIGURATION,
+  NO_LEXICON_VERSION,
+  type ProbeConfiguration,
+  type ScorerVersionParts,
+  scorerVersion,
+} from "../../lib/fixtures/configuration";
+import { type FixtureScore, fixtureScorer } from "../../lib/fixtures/score";
+import type { WorldSnapshot } from "../../lib/fixtures/world";
+import { packageVersion } from "../../lib/packageVersion";
+import type { NormalizedResponse } from "../../lib/probe/response";
+import type { Db } from "../client";
+import { getProbe } from "./probes";
+
+export interface ProbeNow {
+  config: ProbeConfiguration;
+  /** The probe's current version; null when the probe is not in the database (it scores with no terms). */
+  version: number | null;
+}
+
+export class FixtureScoring {
+  private readonly worlds = new Map<string, WorldSnapshot>();
+  private readonly probes = new Map<string, ProbeNow>();
+  private readonly scorers = new Map<string, (r: NormalizedResponse, field: string) => FixtureScore>();
+  private readonly worldStmt;
+
+  constructor(private readonly db: Db) {
+    this.worldStmt = db.sqlite.prepare("SELECT world FROM fixture_worlds WHERE digest = ?").pluck();
+  }
+
+  world(digest: string): WorldSnapshot {
+    let w = this.worlds.get(digest);
+    if (!w) {
+      const text = this.worldStmt.get(digest) as string | undefined;
+      if (text === undefined) throw new Error(`fixture world ${digest} is missing`);
+      w = JSON.parse(text) as WorldSnapshot;
+      this.worlds.set(digest, w);
+    }
+    return w;
+  }
+
+  probe(id: string): ProbeNow {
+    let p = this.probes.get(id);
+    if (!p) {
+      const stored = getProbe(this.db, id);
+      p = stored
+        ? { config: configurationOf(stored.probe), version: stored.version }
+        : { config: EMPTY_CONFIGURATION, version: null };
+      this.probes.set(id, p);
+    }
+    return p;
+  }
+
+  /** The scorer of one world under its probe's current configuration. */
+  scorer(digest: string): (response: NormalizedResponse, field: string) => FixtureScore {
+    let s = this.scorers.get(digest);
+    if (!s) {
+      const world = this.world(digest);
+      s = fixtureScorer(world, this.probe(world.id).config);
+      this.scorers.set(digest, s);
+    }
+    return s;
+  }
+
+  /** The versions of the probes looked up so far (a probe not in the database counts as version 0). */
+  versions(): ScorerVersionParts {
+    const probes: Record<string, number> = {};
+    for (const [id, p] of this.probes) probes[id] = p.version ?? 0;
+    return { package: packageVersion(), probes, lexicon: NO_LEXICON_VERSION };
+  }
+
+  scorerVersion(): string {
+    return scorerVersion(this.versions());
+  }
+}

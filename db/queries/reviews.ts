@@ -1,0 +1,369 @@
+/**
+ * The one write path of reviews: the trace page, `assumeprobe label`, bulk relabel and the demo
+ * all come through `submitReviews` (or, inside a bulk batch's own transaction, `writeReviews`).
+ *
+ * A submission names, per field, the review it saw as current (`base`, null for none). In one
+ * short IMMEDIATE transaction every base is checked against the field's current review; if any
+ * differs nothing is written and the current reviews come back (who, label, when, note).
+ * Otherwise the reviews are appended, and the trace's human-label tags (`hl:`, `h:`, `rv:` and
+ * their any-field twins, `hp:`), its review-queue tags (`q:`, `qp:`, `qd:`), its tag signature and
+ * the run's counts are rewritten to match: filters and counts on human labels mean the current
+ * human label, and a reviewed field leaves the queue.
+ */
+
+import type Database from "better-sqlite3";
+import { tagSignature } from "../../lib/ingest/tagSignature";
+import { type CurrentReviewLabels, humanTags, queueTags, tag, traceTags } from "../../lib/ingest/tags";
+import { LABELS, type Label } from "../../lib/probe/schema";
+import type { TraceScore } from "../../lib/probe/score";
+import { MAX_NOTE_LENGTH, MAX_REVIEWER_LENGTH, type ReviewJson } from "../../lib/review/contract";
+import { type HumanLabel, humanLabel, undoLabel } from "../../lib/review/humanLabel";
+import type { Db } from "../client";
+import { findTagId, resetTagCache, tagId } from "./tags";
+
+export interface Review {
+  id: number;
+  traceId: number;
+  field: string;
+  /** null: a clear. */
+  label: Label | null;
+  reviewer: string;
+  note: string;
+  /** The review that was current when this one was written. */
+  replaces: number | null;
+  createdAt: string;
+}
+
+export interface ReviewItem {
+  field: string;
+  /** null clears. Ignored with `undo`. */
+  label: Label | null;
+  /** The review the reviewer saw as the field's current one; null: none. */
+  base: number | null;
+  /** Write the label of the review `base` replaced (undo of `base`, which must be current). */
+  undo?: boolean;
+}
+
+export interface ReviewSubmission {
+  traceId: number;
+  reviewer: string;
+  note?: string;
+  items: ReviewItem[];
+}
+
+export interface ReviewConflict {
+  field: string;
+  /** The field's current review, which the submission did not name; null when it has none. */
+  current: Review | null;
+}
+
+export type SubmitResult = { ok: true; reviews: Review[] } | { ok: false; conflicts: ReviewConflict[] };
+
+export type ReviewErrorCode =
+  | "no_trace"
+  | "no_items"
+  | "unknown_field"
+  | "duplicate_field"
+  | "bad_label"
+  | "bad_reviewer"
+  | "bad_note"
+  | "nothing_to_undo";
+
+/** A submission that cannot be written as given (not a conflict): says what was wrong. */
+export class ReviewError extends Error {
+  constructor(
+    readonly code: ReviewErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const MAX_REVIEWER = MAX_REVIEWER_LENGTH;
+const MAX_NOTE = MAX_NOTE_LENGTH;
+
+const REVIEW_COLUMNS = `id, trace_id AS traceId, field, label, reviewer, note, replaces, created_at AS createdAt`;
+
+type Stmt = Database.Statement<unknown[]>;
+
+interface Statements {
+  trace: Stmt;
+  current: Stmt;
+  byId: Stmt;
+  insert: Stmt;
+  sigOf: Stmt;
+  setSig: Stmt;
+  addTag: Stmt;
+  dropTag: Stmt;
+  count: Stmt;
+  dropZero: Stmt;
+  history: Stmt;
+}
+
+const statements = new WeakMap<Db["sqlite"], Statements>();
+
+function prepared(db: Db): Statements {
+  let s = statements.get(db.sqlite);
+  if (!s) {
+    const p = (sql: string) => db.sqlite.prepare(sql);
+    s = {
+      trace: p(
+        "SELECT id, run_id AS runId, probe_id AS probeId, result, human, recorded, json_extract(response, '$.text') AS text FROM traces WHERE id = ?",
+      ),
+      current: p(
+        `SELECT ${REVIEW_COLUMNS} FROM reviews WHERE id IN (SELECT max(id) FROM reviews WHERE trace_id = ? GROUP BY field)`,
+      ),
+      byId: p(`SELECT ${REVIEW_COLUMNS} FROM reviews WHERE id = ?`),
+      insert: p(
+        `INSERT INTO reviews(trace_id, field, label, reviewer, note, replaces) VALUES (?, ?, ?, ?, ?, ?)
+         RETURNING ${REVIEW_COLUMNS}`,
+      ),
+      sigOf: p("SELECT sig FROM trace_tags WHERE run_id = ? AND tag_id = ? AND trace_id = ?").pluck(),
+      // One statement for all the trace's rows: its tag ids come as a JSON array.
+      setSig: p(
+        "UPDATE trace_tags SET sig = ? WHERE run_id = ? AND tag_id IN (SELECT value FROM json_each(?)) AND trace_id = ?",
+      ),
+      addTag: p("INSERT OR IGNORE INTO trace_tags(run_id, tag_id, trace_id, sig) VALUES (?, ?, ?, ?)"),
+      dropTag: p("DELETE FROM trace_tags WHERE run_id = ? AND tag_id = ? AND trace_id = ?"),
+      count: p(`INSERT INTO run_counts(run_id, probe_id, tag_id, n) VALUES (?, ?, ?, ?)
+        ON CONFLICT(run_id, probe_id, tag_id) DO UPDATE SET n = n + excluded.n`),
+      dropZero: p("DELETE FROM run_counts WHERE run_id = ? AND probe_id = ? AND tag_id = ? AND n <= 0"),
+      history: p(`SELECT ${REVIEW_COLUMNS} FROM reviews WHERE trace_id = ? ORDER BY id DESC LIMIT ?`),
+    };
+    statements.set(db.sqlite, s);
+  }
+  return s;
+}
+
+interface TraceRow {
+  id: number;
+  runId: number;
+  probeId: string;
+  result: string;
+  human: string | null;
+  recorded: string | null;
+  /** The response text (the review queue's rules read it). */
+  text: string | null;
+}
+
+/** The current review of every reviewed field of a trace. */
+export function currentReviews(db: Db, traceId: number): Map<string, Review> {
+  const rows = prepared(db).current.all(traceId) as Review[];
+  return new Map(rows.map((r) => [r.field, r]));
+}
+
+/** A trace's reviews, newest first (at most `limit`). */
+export function reviewHistory(db: Db, traceId: number, limit = 500): Review[] {
+  return prepared(db).history.all(traceId, limit) as Review[];
+}
+
+export function getReview(db: Db, id: number): Review | undefined {
+  return prepared(db).byId.get(id) as Review | undefined;
+}
+
+/** The newest review id in the database (0 when none): a bulk relabel's "seen" mark. */
+export function newestReviewId(db: Db): number {
+  return db.sqlite.prepare("SELECT coalesce(max(id), 0) FROM reviews").pluck().get() as number;
+}
+
+function checkSubmission(s: ReviewSubmission, fields: Record<string, unknown>): void {
+  const reviewer = s.reviewer.trim();
+  if (reviewer === "" || reviewer.length > MAX_REVIEWER)
+    throw new ReviewError("bad_reviewer", `a reviewer name of 1 to ${MAX_REVIEWER} characters is required`);
+  if ((s.note ?? "").length > MAX_NOTE)
+    throw new ReviewError("bad_note", `a note holds at most ${MAX_NOTE} characters`);
+  if (s.items.length === 0) throw new ReviewError("no_items", "nothing to review: name at least one field");
+  const seen = new Set<string>();
+  for (const it of s.items) {
+    if (!Object.hasOwn(fields, it.field)) {
+      const names = Object.keys(fields);
+      throw new ReviewError(
+        "unknown_field",
+        `trace ${s.traceId} has no probed field "${it.field}" (${names.length ? `its fields: ${names.join(", ")}` : "it probes no field"})`,
+      );
+    }
+    if (seen.has(it.field)) throw new ReviewError("duplicate_field", `field "${it.field}" is named twice`);
+    seen.add(it.field);
+    if (!it.undo && it.label !== null && !(LABELS as readonly string[]).includes(it.label))
+      throw new ReviewError(
+        "bad_label",
+        `"${it.label}" is not a label (${LABELS.join(", ")}, or none to clear)`,
+      );
+  }
+}
+
+function labelsOf(current: Map<string, Review>): Record<string, string | null> {
+  const out: Record<string, string | null> = {};
+  for (const [f, r] of current) out[f] = r.label;
+  return out;
+}
+
+/**
+ * Checks and writes one submission. Call inside an IMMEDIATE transaction (submitReviews does;
+ * a bulk batch wraps many in one). Throws ReviewError for a submission that cannot be written.
+ */
+export function writeReviews(db: Db, s: ReviewSubmission): SubmitResult {
+  const q = prepared(db);
+  const t = q.trace.get(s.traceId) as TraceRow | undefined;
+  if (!t) throw new ReviewError("no_trace", `there is no trace ${s.traceId}`);
+  const score = JSON.parse(t.result) as TraceScore;
+  checkSubmission(s, score.fields);
+  const current = currentReviews(db, t.id);
+  const conflicts: ReviewConflict[] = [];
+  for (const it of s.items) {
+    const cur = current.get(it.field) ?? null;
+    if ((cur?.id ?? null) !== it.base) conflicts.push({ field: it.field, current: cur });
+  }
+  if (conflicts.length > 0) return { ok: false, conflicts };
+
+  const reviewer = s.reviewer.trim();
+  const note = s.note ?? "";
+  const before = labelsOf(current);
+  const written: Review[] = [];
+  for (const it of s.items) {
+    const cur = current.get(it.field);
+    let label = it.label;
+    if (it.undo) {
+      if (!cur) throw new ReviewError("nothing_to_undo", `field "${it.field}" has no review to undo`);
+      label = undoLabel(cur, (id) => getReview(db, id));
+    }
+    written.push(q.insert.get(t.id, it.field, label, reviewer, note, cur?.id ?? null) as Review);
+  }
+  const after: Record<string, string | null> = { ...before };
+  for (const r of written) after[r.field] = r.label;
+  rewriteHumanTags(db, t, score, before, after);
+  return { ok: true, reviews: written };
+}
+
+/**
+ * Rewrites a trace's human-label and review-queue tags from one state of its current reviews to
+ * another, with the run's counts (by the rows that really changed) and the trace's tag signature.
+ */
+function rewriteHumanTags(
+  db: Db,
+  t: TraceRow,
+  score: TraceScore,
+  before: CurrentReviewLabels,
+  after: CurrentReviewLabels,
+): void {
+  const q = prepared(db);
+  const imported = t.human ? (JSON.parse(t.human) as Record<string, string>) : null;
+  const recorded = t.recorded ? (JSON.parse(t.recorded) as Record<string, string>) : null;
+  const oldTags = [
+    ...humanTags(score.fields, imported, before),
+    ...queueTags(t.probeId, score, imported, recorded, before, t.text),
+  ];
+  const newTags = [
+    ...humanTags(score.fields, imported, after),
+    ...queueTags(t.probeId, score, imported, recorded, after, t.text),
+  ];
+  const oldSet = new Set(oldTags);
+  const newSet = new Set(newTags);
+  const probeTag = findTagId(db, tag.probe(t.probeId));
+  const stored =
+    probeTag === undefined ? -1 : ((q.sigOf.get(t.runId, probeTag, t.id) as number | undefined) ?? -1);
+  // Rows written before signatures existed read -1 (always checked): keep them so. Otherwise only
+  // the human bits change (no other tag shares them), so the rest of the stored signature stands.
+  const sig = stored === -1 ? -1 : ((stored & ~tagSignature(oldTags)) | tagSignature(newTags)) >>> 0;
+  const bump = (tagIdValue: number, n: number) => {
+    q.count.run(t.runId, t.probeId, tagIdValue, n);
+    if (n < 0) q.dropZero.run(t.runId, t.probeId, tagIdValue);
+  };
+  for (const name of oldSet) {
+    if (newSet.has(name)) continue;
+    const id = findTagId(db, name);
+    if (id !== undefined && q.dropTag.run(t.runId, id, t.id).changes > 0) bump(id, -1);
+  }
+  for (const name of newSet) {
+    if (oldSet.has(name)) continue;
+    const id = tagId(db, name);
+    if (q.addTag.run(t.runId, id, t.id, sig).changes > 0) bump(id, 1);
+  }
+  if (sig !== stored) {
+    const ids: number[] = [];
+    for (const name of traceTags(t.probeId, score, imported, recorded, after, t.text)) {
+      const id = findTagId(db, name);
+      if (id !== undefined) ids.push(id);
+    }
+    q.setSig.run(sig, t.runId, JSON.stringify(ids), t.id);
+  }
+}
+
+function immediate<T>(db: Db, fn: () => T): T {
+  try {
+    return db.sqlite.transaction(fn).immediate();
+  } catch (e) {
+    // The transaction rolled back: tag ids it created are gone.
+    resetTagCache(db);
+    throw e;
+  }
+}
+
+/** Writes one trace's reviews in one short IMMEDIATE transaction; a conflict writes nothing. */
+export function submitReviews(db: Db, s: ReviewSubmission): SubmitResult {
+  return immediate(db, () => writeReviews(db, s));
+}
+
+/** Runs `fn` (which calls writeReviews) in one IMMEDIATE transaction: a bulk relabel's batch. */
+export function reviewTransaction<T>(db: Db, fn: () => T): T {
+  return immediate(db, fn);
+}
+
+/** Per trace, its fields' current reviews (for list rows: one indexed lookup per page). */
+export function currentReviewsOf(db: Db, traceIds: number[]): Map<number, Map<string, Review>> {
+  const out = new Map<number, Map<string, Review>>();
+  if (traceIds.length === 0) return out;
+  const rows = db.sqlite
+    .prepare(
+      `SELECT ${REVIEW_COLUMNS} FROM reviews WHERE id IN (
+         SELECT max(r.id) FROM json_each(?) j JOIN reviews r ON r.trace_id = j.value GROUP BY r.trace_id, r.field)`,
+    )
+    .all(JSON.stringify(traceIds)) as Review[];
+  for (const r of rows) {
+    let m = out.get(r.traceId);
+    if (!m) {
+      m = new Map();
+      out.set(r.traceId, m);
+    }
+    m.set(r.field, r);
+  }
+  return out;
+}
+
+/** A trace's human labels per field (current review, else imported), from its reviews and imported labels. */
+export function humanLabelsOf(
+  fields: Iterable<string>,
+  reviews: Map<string, Review> | undefined,
+  imported: Record<string, string> | null | undefined,
+): Record<string, HumanLabel> {
+  const out: Record<string, HumanLabel> = {};
+  for (const f of fields) {
+    const h = humanLabel(reviews?.get(f), imported?.[f]);
+    if (h) out[f] = h;
+  }
+  return out;
+}
+
+/** A review in the shape the CLI prints (`assumeprobe label`). */
+export function reviewJson(r: Review): ReviewJson {
+  return {
+    id: r.id,
+    trace_id: r.traceId,
+    field: r.field,
+    label: r.label,
+    reviewer: r.reviewer,
+    note: r.note,
+    replaces: r.replaces,
+    created_at: r.createdAt,
+  };
+}
+
+/**
+ * Per trace, its current review labels in the shape `traceTags` takes (a re-score that rewrites a
+ * trace's tags passes these, so its human-label tags keep meaning the current human label).
+ */
+export function currentReviewLabelsOf(db: Db, traceIds: number[]): Map<number, CurrentReviewLabels> {
+  const out = new Map<number, CurrentReviewLabels>();
+  for (const [id, m] of currentReviewsOf(db, traceIds)) out.set(id, labelsOf(m));
+  return out;
+}

@@ -1,0 +1,162 @@
+import { resolve } from "node:path";
+import { expect, type Page, test } from "@playwright/test";
+import { ingest, queryOne, traceIdsByExtId } from "./pages/e2eDb";
+import { ReviewQueuePage } from "./pages/ReviewQueuePage";
+
+// The review queue with the keyboard only, on runs ingested here (the demo data may hold other
+// questions): the DRIFT that asked "Which region is u_9182 in?" comes first in its run.
+
+const RUN = "e2e-queue";
+const QUIET = "e2e-quiet";
+const ONE = "e2e-one";
+let ids: Map<string, number>;
+const id = (ext: string) => {
+  const v = ids.get(ext);
+  if (v === undefined) throw new Error(`no trace ${ext}`);
+  return v;
+};
+
+test.beforeAll(() => {
+  for (const [file, run] of [
+    ["queue.jsonl", RUN],
+    ["queue-quiet.jsonl", QUIET],
+    ["queue-one.jsonl", ONE],
+  ]) {
+    const s = ingest(resolve("e2e", "fixtures", file), run);
+    expect(s.rejected, JSON.stringify(s.errors)).toBe(0);
+  }
+  ids = new Map([...traceIdsByExtId(RUN), ...traceIdsByExtId(ONE)]);
+});
+
+/** Full-page screenshots at 1440 and 390 px (shots/ is not committed). */
+async function shoot(page: Page, name: string) {
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: `shots/${name}-${width}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+test("the queue with the keyboard only: the region question, an ASK with a note, five more, one undo", async ({
+  page,
+}) => {
+  const q = new ReviewQueuePage(page);
+  await q.goto(`run=${RUN}`);
+  await q.showing(id("q-region"), "timezone");
+  await expect(q.responseText).toContainText("Which region is u_9182 in?");
+  await expect(page.getByTestId("queue-why")).toHaveAttribute("data-rule", "drift_question");
+  // The question sentences are marked; the timezone's terms were missed.
+  await expect(page.getByTestId("question-sentence").first()).toHaveText("Which region is u_9182 in?");
+  await expect(page.locator('[data-testid="ask-terms-field"][data-field="timezone"]')).toHaveAttribute(
+    "data-found",
+    "no",
+  );
+  await expect(q.progress).toHaveAttribute("data-total", "8");
+  await shoot(page, "queue-item");
+
+  // First visit: the name field has the focus; Enter keeps the name.
+  await expect(page.getByTestId("reviewer-input")).toBeFocused();
+  await page.keyboard.type("Ana");
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("reviewer")).toContainText("Ana");
+
+  // f moves between fields, F back.
+  await page.keyboard.press("f");
+  await expect(q.panel).toHaveAttribute("data-focus", "severity");
+  await page.keyboard.press("Shift+F");
+  await expect(q.panel).toHaveAttribute("data-focus", "timezone");
+
+  await page.keyboard.press("n");
+  await expect(page.getByTestId("note-input")).toBeFocused();
+  await page.keyboard.type("asks for the region: that is the timezone");
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("1");
+  // The same trace stays: its severity waits too.
+  await q.showing(id("q-region"), "severity");
+  await expect(q.status).toContainText("timezone ASK");
+  await expect(q.field("timezone").getByTestId("queue-human")).toHaveAttribute("data-label", "ASK");
+
+  // Five more: confirm two DRIFTs and two INJECTs, correct one INJECT to COPY.
+  const steps: [string, string, string, string][] = [
+    ["q-region", "severity", "5", "q-which-zone"],
+    ["q-which-zone", "severity", "5", "q-rec"],
+    ["q-rec", "timezone", "4", "q-imp"],
+    ["q-imp", "timezone", "4", "q-typed"],
+    ["q-typed", "timezone", "3", "q-wrong"],
+  ];
+  for (const [ext, field, key, next] of steps) {
+    await q.showing(id(ext), field);
+    await page.keyboard.press(key);
+    await expect(q.root).toHaveAttribute("data-trace-id", String(id(next)));
+  }
+  await q.ready();
+  await expect(q.progress).toHaveAttribute("data-reviewed", "6");
+  await expect(page.getByTestId("queue-corrects")).toContainText("2 corrected ours");
+
+  // Undo the last one: back to the typed value, unreviewed again.
+  await page.keyboard.press("z");
+  await q.showing(id("q-typed"), "timezone");
+  await expect(page).toHaveURL(/trace=\d+/);
+  await expect(q.status).toContainText("Undid timezone COPY");
+  await expect(q.field("timezone").getByTestId("queue-human")).toHaveText("none yet");
+  await expect(q.progress).toHaveAttribute("data-reviewed", "5");
+
+  const note = queryOne<{ note: string; reviewer: string }>(
+    "SELECT note, reviewer FROM reviews WHERE trace_id = ? AND field = 'timezone' ORDER BY id LIMIT 1",
+    id("q-region"),
+  );
+  expect(note).toEqual({ note: "asks for the region: that is the timezone", reviewer: "Ana" });
+
+  // The run page's "differs" filter shows the corrected field (the undone one no longer differs).
+  await page.goto(`/runs/${RUN}?field=timezone&human=differs`);
+  await expect(page.getByTestId("trace-row")).toHaveCount(1);
+  await expect(
+    page
+      .getByTestId("trace-row")
+      .locator(`a[href^="/traces/${id("q-region")}"]`)
+      .first(),
+  ).toBeVisible();
+
+  // The agreement page counts them: five reviewed fields, four agreeing with ours.
+  await page.goto("/agreement?model=e2e-queue-model");
+  const group = page.locator('[data-testid="agreement-group"][data-group="builtin"]');
+  await expect(group.getByTestId("agrees").first()).toHaveAttribute("data-total", "5");
+  await expect(group.getByTestId("agrees").first()).toHaveAttribute("data-agree", "4");
+  const cell = group.locator(
+    '[data-testid="confusion"] [data-testid="cell"][data-ours="DRIFT"][data-human="ASK"]',
+  );
+  await expect(cell).toHaveAttribute("data-n", "1");
+  await cell.getByRole("link").click();
+  await expect(page).toHaveURL(/\/runs\/e2e-queue\?.*human=ASK/);
+  await expect(page.getByTestId("trace-row")).toHaveCount(1);
+});
+
+test("skip keeps an item waiting; the end of the skips and the finished scope say so", async ({ page }) => {
+  const q = new ReviewQueuePage(page);
+  await page.goto("/review");
+  await page.evaluate(() => localStorage.setItem("assumeprobe.reviewer", "Bo"));
+  await q.goto(`run=${ONE}`);
+  await q.showing(id("one-drift"), "timezone");
+  await page.keyboard.press("s");
+  await expect(page.getByTestId("queue-end")).toBeVisible();
+  await shoot(page, "queue-end-of-skips");
+  await page.getByTestId("queue-restart").focus();
+  await page.keyboard.press("Enter");
+  await q.showing(id("one-drift"), "timezone");
+  await page.keyboard.press("1");
+  await q.showing(id("one-drift"), "severity");
+  await page.keyboard.press("5");
+  await expect(page.getByTestId("queue-finished")).toBeVisible();
+  await expect(page.getByTestId("queue-finished")).toContainText("1 corrected ours, 1 confirmed it");
+  await shoot(page, "queue-finished");
+});
+
+test("a scope with nothing to review says so, with links elsewhere", async ({ page }) => {
+  const q = new ReviewQueuePage(page);
+  await q.goto(`run=${QUIET}`);
+  await expect(page.getByTestId("queue-empty")).toContainText("Nothing to review in this scope");
+  await expect(page.getByTestId("other-scopes").getByRole("link").first()).toBeVisible();
+  await shoot(page, "queue-empty");
+  await q.goto("run=no-such-run");
+  await expect(page.getByTestId("unknown-run")).toBeVisible();
+});

@@ -1,0 +1,133 @@
+import type { Command } from "commander";
+import { syncSeedSet } from "../../../db/queries/fixtureSeed";
+import { checkSetName, getSet } from "../../../db/queries/fixtureSets";
+import { writeHumanFields } from "../../../db/queries/fixtures";
+import {
+  ReviewError,
+  type ReviewItem,
+  reviewJson,
+  reviewTransaction,
+  type SubmitResult,
+  writeReviews,
+} from "../../../db/queries/reviews";
+import { FixtureError } from "../../fixtures/errors";
+import { LABELS } from "../../probe/schema";
+import { describeZodError, NoteSchema, ReviewerSchema } from "../../review/contract";
+import { parseReviewLabel } from "../../review/humanLabel";
+import { cliDb } from "../db";
+import { UsageError } from "../usage";
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+/** `FIELD=VALUE` split at its last `=` (a field name may hold one; a label or review id never does). */
+function splitAssignment(text: string, what: string): [string, string] {
+  const eq = text.lastIndexOf("=");
+  if (eq <= 0)
+    throw new UsageError(
+      `${what} must look like FIELD=${what === "--base" ? "REVIEW_ID" : "LABEL"}, got "${text}"`,
+    );
+  return [text.slice(0, eq), text.slice(eq + 1)];
+}
+
+/** The command's arguments as a submission's items, or a usage error that says what was wrong. */
+export function labelItems(assignments: string[], bases: string[]): ReviewItem[] {
+  const items = new Map<string, ReviewItem>();
+  for (const a of assignments) {
+    const [field, value] = splitAssignment(a, "a label");
+    const label = value === "" ? undefined : parseReviewLabel(value);
+    if (label === undefined)
+      throw new UsageError(`"${a}": the label must be one of ${LABELS.join(", ")}, or - to clear`);
+    if (items.has(field)) throw new UsageError(`field "${field}" is named twice`);
+    items.set(field, { field, label, base: null });
+  }
+  for (const b of bases) {
+    const [field, value] = splitAssignment(b, "--base");
+    const item = items.get(field);
+    if (!item) throw new UsageError(`--base ${b}: field "${field}" is not among the fields being labelled`);
+    if (!/^[1-9][0-9]{0,15}$/.test(value))
+      throw new UsageError(`--base ${b}: the review id must be a positive integer`);
+    if (item.base !== null) throw new UsageError(`--base names field "${field}" twice`);
+    item.base = Number(value);
+  }
+  return [...items.values()];
+}
+
+export function registerLabel(program: Command): void {
+  program
+    .command("label")
+    .description(
+      "Review fields of one trace through the same code as the dashboard: FIELD=LABEL, FIELD=- clears. A field without --base claims to have seen no review of it; on a conflict nothing is written.",
+    )
+    .argument("<trace_id>", "the trace's id (as on the dashboard and in export's trace_id)")
+    .argument("<assignments...>", "FIELD=LABEL (ASK, OMIT, COPY, INJECT, DRIFT, ERROR) or FIELD=- to clear")
+    .requiredOption("--reviewer <name>", "who is reviewing")
+    .option("--note <text>", "a note kept with each review", "")
+    .option("--base <field=review_id>", "the review of FIELD you saw as current (repeatable)", collect, [])
+    .option(
+      "--set <name>",
+      "also add each field to this fixture set (created when missing), its new human label as the expected one",
+    )
+    .action(
+      (
+        traceIdText: string,
+        assignments: string[],
+        opts: { reviewer: string; note: string; base: string[]; set?: string },
+      ) => {
+        if (!/^[1-9][0-9]{0,15}$/.test(traceIdText))
+          throw new UsageError(`the trace id must be a positive integer, got "${traceIdText}"`);
+        const reviewer = ReviewerSchema.safeParse(opts.reviewer);
+        if (!reviewer.success) throw new UsageError(`--reviewer: ${describeZodError(reviewer.error)}`);
+        const note = NoteSchema.safeParse(opts.note);
+        if (!note.success) throw new UsageError(`--note: ${describeZodError(note.error)}`);
+        const items = labelItems(assignments, opts.base);
+        const set = opts.set;
+        const db = cliDb();
+        if (set !== undefined) {
+          syncSeedSet(db);
+          try {
+            checkSetName(set);
+          } catch (e) {
+            if (e instanceof FixtureError) throw new UsageError(`--set: ${e.message}`);
+            throw e;
+          }
+          if (getSet(db, set)?.builtin)
+            throw new UsageError(`--set: the ${set} set is read-only: choose another set`);
+        }
+        const traceId = Number(traceIdText);
+        let result: SubmitResult;
+        let made: ReturnType<typeof writeHumanFields> | null;
+        try {
+          // One IMMEDIATE transaction: the reviews and the fixtures they make land together or not at all.
+          ({ result, made } = reviewTransaction(db, () => {
+            const r = writeReviews(db, { traceId, reviewer: reviewer.data, note: note.data, items });
+            const fields = items.map((it) => it.field);
+            return {
+              result: r,
+              made:
+                r.ok && set !== undefined ? writeHumanFields(db, set, reviewer.data, traceId, fields) : null,
+            };
+          }));
+        } catch (e) {
+          if (e instanceof ReviewError || e instanceof FixtureError) throw new UsageError(e.message);
+          throw e;
+        }
+        if (!result.ok) {
+          const conflicts = result.conflicts.map((c) => ({
+            field: c.field,
+            current: c.current && reviewJson(c.current),
+          }));
+          process.stdout.write(`${JSON.stringify({ conflicts })}\n`);
+          process.exitCode = 1;
+          return;
+        }
+        const fixtures = (made?.fixtures ?? []).map((f) => ({
+          id: f.identity,
+          set: made?.set,
+          field: f.field,
+          expected: f.expected,
+          outcome: f.outcome,
+        }));
+        process.stdout.write(`${JSON.stringify({ reviews: result.reviews.map(reviewJson), fixtures })}\n`);
+      },
+    );
+}
