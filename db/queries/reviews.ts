@@ -376,3 +376,33 @@ export function currentReviewLabelsOf(db: Db, traceIds: number[]): Map<number, C
   for (const [id, m] of currentReviewsOf(db, traceIds)) out.set(id, labelsOf(m));
   return out;
 }
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const isBusy = (e: unknown) =>
+  e instanceof Error && "code" in e && String((e as { code: unknown }).code).startsWith("SQLITE_BUSY");
+
+/**
+ * submitReviews for a server: while another process holds the write lock (a bulk relabel's batch,
+ * an ingest), it waits without holding the thread (SQLite's own busy wait would stop every other
+ * request) and tries again every `pollMs`, so it gets in at the first gap between the other's
+ * transactions. Gives up with SQLITE_BUSY after `timeoutMs`.
+ */
+export async function submitReviewsWhenFree(
+  db: Db,
+  s: ReviewSubmission,
+  opts: { pollMs?: number; timeoutMs?: number } = {},
+): Promise<SubmitResult> {
+  const deadline = Date.now() + (opts.timeoutMs ?? 10_000);
+  for (;;) {
+    const timeout = db.sqlite.pragma("busy_timeout", { simple: true }) as number;
+    db.sqlite.pragma("busy_timeout = 0");
+    try {
+      return submitReviews(db, s);
+    } catch (e) {
+      if (!isBusy(e) || Date.now() > deadline) throw e;
+    } finally {
+      db.sqlite.pragma(`busy_timeout = ${timeout}`);
+    }
+    await sleep(opts.pollMs ?? 2);
+  }
+}
