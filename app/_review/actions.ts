@@ -3,7 +3,7 @@
 import { cookies } from "next/headers";
 import { z } from "zod";
 import { getDb } from "@/db/client";
-import { ReviewError, reviewJson, submitReviews } from "@/db/queries/reviews";
+import { ReviewError, reviewJson, submitReviewsWhenFree } from "@/db/queries/reviews";
 import {
   describeZodError,
   ReviewerSchema,
@@ -27,7 +27,7 @@ export async function submitReviewAction(input: unknown): Promise<ReviewActionRe
   const who = await currentReviewer();
   if (!who.name) return { ok: false, error: "say who is reviewing first", needsReviewer: true };
   try {
-    const r = submitReviews(getDb(), { ...parsed.data, reviewer: who.name });
+    const r = await submitReviewsWhenFree(getDb(), { ...parsed.data, reviewer: who.name });
     if (!r.ok)
       return {
         ok: false,

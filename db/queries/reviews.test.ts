@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDb } from "../../lib/ingest/testIngest";
 import { LABELS, type Label } from "../../lib/probe/schema";
+import { openDb } from "../client";
 import {
   currentReviewLabelsOf,
   currentReviews,
@@ -11,11 +12,12 @@ import {
   ReviewError,
   reviewHistory,
   submitReviews,
+  submitReviewsWhenFree,
 } from "./reviews";
 import { loadReviewRun, reviewInconsistencies } from "./reviewTestKit";
 import { getRunSummary } from "./runs";
 
-const { db, cleanup } = tempDb("reviews");
+const { db, dir, cleanup } = tempDb("reviews");
 afterAll(cleanup);
 
 let ids = new Map<string, number>();
@@ -341,5 +343,45 @@ describe("any sequence of reviews", () => {
       }),
       { numRuns: 40 },
     );
+  });
+});
+
+describe("submitReviewsWhenFree", () => {
+  it("waits for another process's write lock without holding the thread, then writes", async () => {
+    const other = openDb(`${dir}/test.db`);
+    try {
+      other.sqlite.prepare("BEGIN IMMEDIATE").run();
+      const t = id("ask");
+      const base = currentReviews(db, t).get("severity")?.id ?? null;
+      const pending = submitReviewsWhenFree(db, {
+        traceId: t,
+        reviewer: "wait",
+        items: [{ field: "severity", label: "ASK", base }],
+      });
+      // The thread is free meanwhile: a timer runs while the review waits for the lock.
+      let ticks = 0;
+      const timer = setInterval(() => ticks++, 5);
+      await new Promise((r) => setTimeout(r, 60));
+      expect(ticks).toBeGreaterThan(3);
+      expect(currentReviews(db, t).get("severity")?.reviewer).not.toBe("wait");
+      other.sqlite.prepare("COMMIT").run();
+      const r = await pending;
+      clearInterval(timer);
+      expect(r.ok).toBe(true);
+      expect(currentReviews(db, t).get("severity")?.reviewer).toBe("wait");
+      other.sqlite.prepare("BEGIN IMMEDIATE").run();
+      await expect(
+        submitReviewsWhenFree(
+          db,
+          { traceId: t, reviewer: "late", items: [{ field: "severity", label: "OMIT", base: null }] },
+          { timeoutMs: 30 },
+        ),
+      ).rejects.toThrow(/locked|busy/i);
+      other.sqlite.prepare("ROLLBACK").run();
+      // The connection's own busy timeout is as it was.
+      expect(db.sqlite.pragma("busy_timeout", { simple: true })).toBe(10000);
+    } finally {
+      other.sqlite.close();
+    }
   });
 });

@@ -93,8 +93,8 @@ interface Statements {
   insert: Stmt;
   sigOf: Stmt;
   setSig: Stmt;
-  addTag: Stmt;
-  dropTag: Stmt;
+  addTags: Stmt;
+  dropTags: Stmt;
   count: Stmt;
   dropZero: Stmt;
   history: Stmt;
@@ -123,11 +123,22 @@ function prepared(db: Db): Statements {
       setSig: p(
         "UPDATE trace_tags SET sig = ? WHERE run_id = ? AND tag_id IN (SELECT value FROM json_each(?)) AND trace_id = ?",
       ),
-      addTag: p("INSERT OR IGNORE INTO trace_tags(run_id, tag_id, trace_id, sig) VALUES (?, ?, ?, ?)"),
-      dropTag: p("DELETE FROM trace_tags WHERE run_id = ? AND tag_id = ? AND trace_id = ?"),
-      count: p(`INSERT INTO run_counts(run_id, probe_id, tag_id, n) VALUES (?, ?, ?, ?)
+      // Tag ids come as a JSON array; RETURNING names the rows that really changed, so the counts
+      // follow the rows even if they had drifted from what the score says.
+      addTags: p(
+        `INSERT OR IGNORE INTO trace_tags(run_id, tag_id, trace_id, sig) SELECT ?, value, ?, ? FROM json_each(?)
+         RETURNING tag_id`,
+      ).pluck(),
+      dropTags: p(
+        `DELETE FROM trace_tags WHERE run_id = ? AND tag_id IN (SELECT value FROM json_each(?)) AND trace_id = ?
+         RETURNING tag_id`,
+      ).pluck(),
+      count:
+        p(`INSERT INTO run_counts(run_id, probe_id, tag_id, n) SELECT ?, ?, value, ? FROM json_each(?) WHERE true
         ON CONFLICT(run_id, probe_id, tag_id) DO UPDATE SET n = n + excluded.n`),
-      dropZero: p("DELETE FROM run_counts WHERE run_id = ? AND probe_id = ? AND tag_id = ? AND n <= 0"),
+      dropZero: p(
+        "DELETE FROM run_counts WHERE run_id = ? AND probe_id = ? AND tag_id IN (SELECT value FROM json_each(?)) AND n <= 0",
+      ),
       history: p(`SELECT ${REVIEW_COLUMNS} FROM reviews WHERE trace_id = ? ORDER BY id DESC LIMIT ?`),
     };
     statements.set(db.sqlite, s);
@@ -265,19 +276,25 @@ function rewriteHumanTags(
   // Rows written before signatures existed read -1 (always checked): keep them so. Otherwise only
   // the human bits change (no other tag shares them), so the rest of the stored signature stands.
   const sig = stored === -1 ? -1 : ((stored & ~tagSignature(oldTags)) | tagSignature(newTags)) >>> 0;
-  const bump = (tagIdValue: number, n: number) => {
-    q.count.run(t.runId, t.probeId, tagIdValue, n);
-    if (n < 0) q.dropZero.run(t.runId, t.probeId, tagIdValue);
-  };
+  const gone: number[] = [];
   for (const name of oldSet) {
     if (newSet.has(name)) continue;
     const id = findTagId(db, name);
-    if (id !== undefined && q.dropTag.run(t.runId, id, t.id).changes > 0) bump(id, -1);
+    if (id !== undefined) gone.push(id);
   }
-  for (const name of newSet) {
-    if (oldSet.has(name)) continue;
-    const id = tagId(db, name);
-    if (q.addTag.run(t.runId, id, t.id, sig).changes > 0) bump(id, 1);
+  const added: number[] = [];
+  for (const name of newSet) if (!oldSet.has(name)) added.push(tagId(db, name));
+  if (gone.length > 0) {
+    const dropped = q.dropTags.all(t.runId, JSON.stringify(gone), t.id) as number[];
+    if (dropped.length > 0) {
+      const ids = JSON.stringify(dropped);
+      q.count.run(t.runId, t.probeId, -1, ids);
+      q.dropZero.run(t.runId, t.probeId, ids);
+    }
+  }
+  if (added.length > 0) {
+    const inserted = q.addTags.all(t.runId, t.id, sig, JSON.stringify(added)) as number[];
+    if (inserted.length > 0) q.count.run(t.runId, t.probeId, 1, JSON.stringify(inserted));
   }
   if (sig !== stored) {
     const ids: number[] = [];
@@ -366,4 +383,34 @@ export function currentReviewLabelsOf(db: Db, traceIds: number[]): Map<number, C
   const out = new Map<number, CurrentReviewLabels>();
   for (const [id, m] of currentReviewsOf(db, traceIds)) out.set(id, labelsOf(m));
   return out;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const isBusy = (e: unknown) =>
+  e instanceof Error && "code" in e && String((e as { code: unknown }).code).startsWith("SQLITE_BUSY");
+
+/**
+ * submitReviews for a server: while another process holds the write lock (a bulk relabel's batch,
+ * an ingest), it waits without holding the thread (SQLite's own busy wait would stop every other
+ * request) and tries again every `pollMs`, so it gets in at the first gap between the other's
+ * transactions. Gives up with SQLITE_BUSY after `timeoutMs`.
+ */
+export async function submitReviewsWhenFree(
+  db: Db,
+  s: ReviewSubmission,
+  opts: { pollMs?: number; timeoutMs?: number } = {},
+): Promise<SubmitResult> {
+  const deadline = Date.now() + (opts.timeoutMs ?? 10_000);
+  for (;;) {
+    const timeout = db.sqlite.pragma("busy_timeout", { simple: true }) as number;
+    db.sqlite.pragma("busy_timeout = 0");
+    try {
+      return submitReviews(db, s);
+    } catch (e) {
+      if (!isBusy(e) || Date.now() > deadline) throw e;
+    } finally {
+      db.sqlite.pragma(`busy_timeout = ${timeout}`);
+    }
+    await sleep(opts.pollMs ?? 2);
+  }
 }
