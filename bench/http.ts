@@ -20,27 +20,13 @@
  *
  * The load average is printed with every figure: repeat when the 1-minute load is above ~1.5.
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { get as httpGet } from "node:http";
-import { createServer } from "node:net";
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
-import { traceLines, vocabWord } from "./lib/generate";
-import {
-  benchDir,
-  CLI,
-  ensureCliBundle,
-  fmt,
-  load,
-  loadIsHigh,
-  median,
-  percentile,
-  ROOT,
-  runNode,
-  writeLines,
-} from "./lib/util";
+import { vocabWord } from "./lib/generate";
+import { buildDashboard, freePort, loadBigRun, startDashboard, time } from "./lib/server";
+import { benchDir, fmt, load, loadIsHigh, median, percentile } from "./lib/util";
 
 const { values } = parseArgs({
   options: {
@@ -55,157 +41,15 @@ const REQUESTS = Number(values.requests);
 const RUN = "bench-1m";
 const DIST = ".next-bench";
 
-/** Traces in the benchmark run; 0 when the database predates tag signatures (its filters would be slower). */
-function traceCount(dbPath: string): number {
-  if (!existsSync(dbPath)) return 0;
-  const db = new Database(dbPath, { readonly: true, fileMustExist: true });
-  try {
-    const sig = db.prepare("SELECT sig FROM trace_tags LIMIT 1").pluck().get();
-    if (sig === -1) return 0;
-    const row = db.prepare("SELECT trace_count AS n FROM runs WHERE name = ?").get(RUN) as
-      | { n: number }
-      | undefined;
-    return row?.n ?? 0;
-  } catch {
-    return 0;
-  } finally {
-    db.close();
-  }
-}
-
-async function loadDatabase(dbPath: string): Promise<void> {
-  if (traceCount(dbPath) === N) {
-    console.log(`database: ${dbPath} already holds run ${RUN} with ${fmt(N)} traces (reused)`);
-    return;
-  }
-  const file = join(benchDir(), `big-${N}.jsonl`);
-  if (!existsSync(file)) {
-    const t0 = performance.now();
-    const bytes = writeLines(file, traceLines(N, { run: RUN, model: "tern-7b-instruct", seed: "big" }));
-    console.log(
-      `generated ${file}: ${fmt(N)} lines, ${fmt(bytes / 1e6)} MB in ${fmt((performance.now() - t0) / 1000)} s`,
-    );
-  }
-  for (const suffix of ["", "-wal", "-shm"]) rmSync(`${dbPath}${suffix}`, { force: true });
-  ensureCliBundle();
-  console.log(`ingesting ${file} into ${dbPath}  [${load()}]`);
-  const res = await runNode([CLI, "ingest", file, "--no-progress", "--json"], { ASSUMEPROBE_DB: dbPath });
-  if (res.code !== 0) throw new Error(`ingest exited ${res.code}: ${res.stderr.slice(0, 2000)}`);
-  console.log(
-    `  ${fmt(N)} records in ${fmt(res.seconds)} s (${fmt(N / res.seconds)} records/s, peak RSS ${
-      res.peakRssMb === null ? "?" : fmt(res.peakRssMb)
-    } MB)  [${load()}]`,
-  );
-  if (traceCount(dbPath) !== N) throw new Error("the database does not hold the run after ingest");
-}
-
-function build(): void {
-  if (values["no-build"] && existsSync(join(ROOT, DIST, "BUILD_ID"))) {
-    console.log(`build: reusing ${DIST}`);
-    return;
-  }
-  const tsconfig = join(ROOT, "tsconfig.json");
-  const before = readFileSync(tsconfig, "utf8");
-  console.log(`building the dashboard into ${DIST} (next build)  [${load()}]`);
-  const t0 = performance.now();
-  const r = spawnSync(
-    process.execPath,
-    [join(ROOT, "node_modules", "next", "dist", "bin", "next"), "build"],
-    {
-      cwd: ROOT,
-      env: { ...process.env, NEXT_DIST_DIR: DIST, NEXT_TELEMETRY_DISABLED: "1" },
-      encoding: "utf8",
-    },
-  );
-  // Next adds the new dist dir's types to tsconfig.json: put the file back as it was.
-  if (readFileSync(tsconfig, "utf8") !== before) writeFileSync(tsconfig, before);
-  if (r.status !== 0) throw new Error(`next build failed:\n${(r.stdout ?? "").slice(-3000)}\n${r.stderr}`);
-  console.log(`  built in ${fmt((performance.now() - t0) / 1000)} s`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function startServer(dbPath: string, port: number): Promise<ChildProcess> {
-  const child = spawn(
-    process.execPath,
-    [
-      join(ROOT, "node_modules", "next", "dist", "bin", "next"),
-      "start",
-      "-H",
-      "127.0.0.1",
-      "-p",
-      String(port),
-    ],
-    {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        NEXT_DIST_DIR: DIST,
-        NEXT_TELEMETRY_DISABLED: "1",
-        ASSUMEPROBE_DB: dbPath,
-        ASSUMEPROBE_HOME: ROOT,
-        ASSUMEPROBE_TOKEN: "",
-        NODE_ENV: "production",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  let log = "";
-  child.stdout?.on("data", (d) => {
-    log += d;
-  });
-  child.stderr?.on("data", (d) => {
-    log += d;
-  });
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`next start exited ${child.exitCode}:\n${log}`);
-    try {
-      const r = await fetch(`http://127.0.0.1:${port}/`);
-      await r.text();
-      if (r.ok) return child;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`next start did not answer within 60 s:\n${log}`);
-    await new Promise((r) => setTimeout(r, 300));
-  }
-}
+const loadDatabase = (dbPath: string) => loadBigRun(dbPath, { n: N, run: RUN, file: `big-${N}.jsonl` });
+const build = () => buildDashboard(DIST, values["no-build"]);
+const startServer = (dbPath: string, port: number) => startDashboard(dbPath, port, DIST);
 
 interface Case {
   name: string;
   /** One URL per request (warm-ups first), or one URL for all. */
   urls: string[];
   target: number;
-}
-
-/**
- * One request, timed until the last byte has arrived. A plain node:http GET that accepts gzip as a
- * browser does but never inflates it: the client's own work stays out of the figure (fetch's
- * decoding took tens of milliseconds of the same two cores the server runs on).
- */
-function time(url: string): Promise<{ ms: number; status: number; bytes: number }> {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const req = httpGet(url, { headers: { "accept-encoding": "gzip" } }, (res) => {
-      let bytes = 0;
-      res.on("data", (c: Buffer) => {
-        bytes += c.length;
-      });
-      res.on("end", () => resolve({ ms: performance.now() - t0, status: res.statusCode ?? 0, bytes }));
-      res.on("error", reject);
-    });
-    req.on("error", reject);
-  });
 }
 
 /** Ids to page after and to open, spread over the run (and over a filter's matches). */
