@@ -190,6 +190,12 @@ async function main(): Promise<void> {
     console.log(
       `queue of ${RUN}: ${fmt(p.total)} queued fields, ${fmt(p.reviewed)} reviewed (${fmt(p.corrects)} corrected, ${fmt(p.confirms)} confirmed), ${fmt(p.waitingTotal)} waiting`,
     );
+    // Skip positions spread over the run's items in order, worked out before the requests (an idle
+    // gap would let the server drop the kept-alive connection).
+    const walkedItems: QueueItem[] = [];
+    for (let pos = nextQueueItem(db, runScope); pos; pos = nextQueueItem(db, runScope, pos))
+      walkedItems.push(pos);
+    const walked = walkedItems.length;
     const q = `run=${encodeURIComponent(RUN)}`;
     for (let round = 0; round < 3; round++) {
       await time(`${base}/review?${q}`);
@@ -256,16 +262,8 @@ async function main(): Promise<void> {
       console.log(row(`GET /review, ${name}`, pages, 100));
     }
 
-    // Skips deep into the queue: positions spread over the run's items in order.
-    const positions: QueueItem[] = [];
-    let pos: QueueItem | null = null;
-    let walked = 0;
-    for (;;) {
-      pos = nextQueueItem(db, runScope, pos);
-      if (!pos) break;
-      if (walked++ % Math.max(1, Math.floor(p.waitingTotal / (k * 2))) === 0) positions.push(pos);
-    }
-    const deep = positions.filter((_, i) => i % 2 === 1).slice(0, k);
+    // k positions spread evenly over the queue as it stood, the first two for warm-up.
+    const deep = Array.from({ length: k }, (_, i) => walkedItems[Math.floor(((i + 0.5) * walked) / k)]);
     const skips: number[] = [];
     for (let i = 0; i < deep.length; i++) {
       const g = await time(`${base}/review?${q}&after=${positionToParam(deep[i])}`);
