@@ -1,11 +1,16 @@
 import { resolve } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
-import { ingest } from "./pages/e2eDb";
+import { cli, ingest } from "./pages/e2eDb";
 
-// Agreement over imported human labels of runs ingested here (their own models, so the demo's
-// labels stay out of the figures): 6 timezone fields, 3 agreeing; kappa worked out by hand is 0.4.
+// Agreement over imported human labels of runs ingested here: two runs (one model each, so the
+// overview's trends and comparison stay the demo's) of a probe from a file, a probe group of its
+// own that keeps the demo's labels out of the figures: 6 timezone fields, 3 agreeing; kappa by hand
+// is 0.4.
+
+const GROUP = "file:agree-probe.json";
 
 test.beforeAll(() => {
+  cli(["probes", "add", resolve("e2e", "fixtures", "agree-probe.json")]);
   for (const [file, run] of [
     ["agreement-a.jsonl", "e2e-agree-a"],
     ["agreement-b.jsonl", "e2e-agree-b"],
@@ -30,8 +35,8 @@ async function shoot(page: Page, name: string) {
 test("the agreement page: matrix, precision and recall, kappa with its count, cells linking to their fields", async ({
   page,
 }) => {
-  await page.goto("/agreement?model=e2e-agree-model");
-  const group = page.locator('[data-testid="agreement-group"][data-group="builtin"]');
+  await page.goto(`/agreement?group=${encodeURIComponent(GROUP)}`);
+  const group = page.locator(`[data-testid="agreement-group"][data-group="${GROUP}"]`);
   const agrees = group.getByTestId("agrees").first();
   await expect(agrees).toHaveAttribute("data-total", "6");
   await expect(agrees).toHaveAttribute("data-agree", "3");
@@ -47,17 +52,16 @@ test("the agreement page: matrix, precision and recall, kappa with its count, ce
   await expect(rows.first().getByTestId("precision")).toHaveText("100%"); // ASK
   await expect(matrix.getByTestId("recall").first()).toHaveText("33%"); // ASK
   await expect(page.getByTestId("per-probe-field").getByTestId("slice")).toHaveCount(1);
+  await expect(page.getByTestId("per-model").getByTestId("slice")).toHaveCount(2);
   await shoot(page, "agreement");
 
   // One run, probe and field: the run page filtered to the cell's fields.
   await cell("INJECT", "COPY").getByRole("link").click();
-  await expect(page).toHaveURL(
-    /\/runs\/e2e-agree-b\?field=timezone&label=INJECT&human=COPY&probe=schedule_window/,
-  );
+  await expect(page).toHaveURL(/\/runs\/e2e-agree-b\?field=timezone&label=INJECT&human=COPY&probe=e2e_agree/);
   await expect(page.getByTestId("trace-row")).toHaveCount(1);
 
   // Fields in two runs: a list of where they are, each to its run page.
-  await page.goto("/agreement?model=e2e-agree-model");
+  await page.goto(`/agreement?group=${encodeURIComponent(GROUP)}`);
   await cell("DRIFT", "ASK").getByRole("link").click();
   await expect(page.getByTestId("cell-target")).toHaveCount(2);
   await shoot(page, "agreement-cell");
@@ -65,9 +69,10 @@ test("the agreement page: matrix, precision and recall, kappa with its count, ce
   await expect(page.getByTestId("trace-row")).toHaveCount(1);
 
   // One probe and field, per model.
-  await page.goto("/agreement?probe=schedule_window&field=timezone");
+  await page.goto("/agreement?probe=e2e_agree&field=timezone");
   await expect(page.getByTestId("agreement-focus")).toBeVisible();
-  await expect(page.locator('[data-testid="focus-model"][data-model="e2e-agree-model"]')).toBeVisible();
+  for (const m of ["e2e-agree-a-model", "e2e-agree-b-model"])
+    await expect(page.locator(`[data-testid="focus-model"][data-model="${m}"]`)).toBeVisible();
 });
 
 test("kappa says none, not 0, when nothing is comparable; an empty scope says what to do", async ({

@@ -22,7 +22,7 @@ test.beforeAll(() => {
     ["queue.jsonl", RUN],
     ["queue-quiet.jsonl", QUIET],
     ["queue-one.jsonl", ONE],
-    ["queue-one.jsonl", CLASH],
+    ["queue-clash.jsonl", CLASH],
   ]) {
     const s = ingest(resolve("e2e", "fixtures", file), run);
     expect(s.rejected, JSON.stringify(s.errors)).toBe(0);
