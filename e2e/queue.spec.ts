@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
-import { ingest, queryOne, traceIdsByExtId } from "./pages/e2eDb";
+import { ingest, openReadOnly, queryOne, traceIdsByExtId } from "./pages/e2eDb";
 import { ReviewQueuePage } from "./pages/ReviewQueuePage";
 
 // The review queue with the keyboard only, on runs ingested here (the demo data may hold other
@@ -9,6 +9,7 @@ import { ReviewQueuePage } from "./pages/ReviewQueuePage";
 const RUN = "e2e-queue";
 const QUIET = "e2e-quiet";
 const ONE = "e2e-one";
+const CLASH = "e2e-clash";
 let ids: Map<string, number>;
 const id = (ext: string) => {
   const v = ids.get(ext);
@@ -21,18 +22,32 @@ test.beforeAll(() => {
     ["queue.jsonl", RUN],
     ["queue-quiet.jsonl", QUIET],
     ["queue-one.jsonl", ONE],
+    ["queue-clash.jsonl", CLASH],
   ]) {
     const s = ingest(resolve("e2e", "fixtures", file), run);
     expect(s.rejected, JSON.stringify(s.errors)).toBe(0);
   }
   ids = new Map([...traceIdsByExtId(RUN), ...traceIdsByExtId(ONE)]);
+  for (const [ext, v] of traceIdsByExtId(CLASH)) ids.set(`clash:${ext}`, v);
 });
+
+function queryAll<T>(sql: string, ...args: unknown[]): T[] {
+  const db = openReadOnly();
+  try {
+    return db.prepare(sql).all(...args) as T[];
+  } finally {
+    db.close();
+  }
+}
 
 /** Full-page screenshots at 1440 and 390 px (shots/ is not committed). */
 async function shoot(page: Page, name: string) {
   for (const width of [1440, 390]) {
     await page.setViewportSize({ width, height: 900 });
     await page.screenshot({ path: `shots/${name}-${width}.png`, fullPage: true });
+    // Nothing is wider than the phone's screen.
+    if (width === 390)
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   }
   await page.setViewportSize({ width: 1440, height: 900 });
 }
@@ -159,4 +174,40 @@ test("a scope with nothing to review says so, with links elsewhere", async ({ pa
   await shoot(page, "queue-empty");
   await q.goto("run=no-such-run");
   await expect(page.getByTestId("unknown-run")).toBeVisible();
+});
+
+test("two reviewers on one queue item: the second sees the first's review, and Enter saves over it", async ({
+  browser,
+}) => {
+  const pages = [];
+  for (const name of ["Cy", "Di"]) {
+    const ctx = await browser.newContext();
+    await ctx.addInitScript((n) => localStorage.setItem("assumeprobe.reviewer", n), name);
+    const page = await ctx.newPage();
+    const q = new ReviewQueuePage(page);
+    await q.goto(`run=${CLASH}`);
+    await q.showing(id("clash:one-drift"), "timezone");
+    pages.push({ page, q });
+  }
+  const [a, b] = pages;
+  await a.page.keyboard.press("1");
+  await a.q.showing(id("clash:one-drift"), "severity");
+  // B still shows the field as unreviewed.
+  await b.page.keyboard.press("5");
+  const conflict = b.page.getByTestId("conflict");
+  await expect(conflict).toContainText("Cy labelled timezone ASK");
+  await shoot(b.page, "queue-conflict");
+  await b.page.keyboard.press("Enter");
+  await b.q.showing(id("clash:one-drift"), "severity");
+  await expect(b.q.field("timezone").getByTestId("queue-human")).toHaveAttribute("data-label", "DRIFT");
+  const rows = queryAll<{ label: string; reviewer: string; replaces: number | null; id: number }>(
+    "SELECT id, label, reviewer, replaces FROM reviews WHERE trace_id = ? AND field = 'timezone' ORDER BY id",
+    id("clash:one-drift"),
+  );
+  expect(rows.map((r) => [r.reviewer, r.label])).toEqual([
+    ["Cy", "ASK"],
+    ["Di", "DRIFT"],
+  ]);
+  expect(rows[1].replaces).toBe(rows[0].id);
+  for (const p of pages) await p.page.context().close();
 });

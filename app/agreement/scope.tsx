@@ -56,7 +56,8 @@ export function AgreementScopeForm({
         Model
         <select name="model" defaultValue={scope.model ?? ""} className={select}>
           <option value="">all models</option>
-          {models.map((m) => (
+          {/* A model named in the URL that has no run still shows as the scope. */}
+          {(scope.model && !models.includes(scope.model) ? [...models, scope.model] : models).map((m) => (
             <option key={m}>{m}</option>
           ))}
         </select>

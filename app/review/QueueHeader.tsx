@@ -11,6 +11,11 @@ export interface ScopeValues {
 const select =
   "mt-1 w-full max-w-[18rem] rounded border border-slate-300 bg-white px-2 py-1 text-sm text-slate-900 sm:w-auto";
 
+/** The options, and a value the URL names that is not among them (an unknown run still shows as the scope). */
+function withValue(options: string[], value: string | undefined): string[] {
+  return value && !options.includes(value) ? [...options, value] : options;
+}
+
 /** The queue's scope: a run, a probe (grouped as the overview groups them), a model. */
 export function ScopeForm({
   scope,
@@ -34,7 +39,7 @@ export function ScopeForm({
         Run
         <select name="run" defaultValue={scope.run ?? ""} className={select}>
           <option value="">all runs</option>
-          {runs.map((r) => (
+          {withValue(runs, scope.run).map((r) => (
             <option key={r}>{r}</option>
           ))}
         </select>
@@ -56,7 +61,7 @@ export function ScopeForm({
         Model
         <select name="model" defaultValue={scope.model ?? ""} className={select}>
           <option value="">all models</option>
-          {models.map((m) => (
+          {withValue(models, scope.model).map((m) => (
             <option key={m}>{m}</option>
           ))}
         </select>

@@ -13,9 +13,9 @@ import {
   keyOfLabel,
   QUEUE_KEY_HELP,
   queueAction,
-  REVIEW_KEY_HELP,
   REVIEW_KEYS,
   reviewAction,
+  reviewKeyHelp,
 } from "@/lib/review/keys";
 import { QUEUE_RULE_TEXT, type QueueRule } from "@/lib/review/queueRules";
 import { type ReviewView, reviewFromQueue } from "./actions";
@@ -34,7 +34,7 @@ export interface PanelField {
 }
 
 const HELP = [
-  ...REVIEW_KEY_HELP,
+  ...reviewKeyHelp("the queue's next item"),
   ...QUEUE_KEY_HELP,
   ...FIXTURE_KEY_HELP.map((k) => ({
     ...k,
@@ -83,7 +83,12 @@ export function QueuePanel({
   const [noteOpen, setNoteOpen] = useState(false);
   const [pending, setPending] = useState(false);
   const [status, setStatus] = useState("");
-  const [conflict, setConflict] = useState<{ field: string; current: ReviewView | null } | null>(null);
+  const [conflict, setConflict] = useState<{
+    field: string;
+    label: Label | null;
+    stay: boolean;
+    current: ReviewView | null;
+  } | null>(null);
   const bases = useRef(new Map<string, number | null>());
   const [ready, setReady] = useState(false);
 
@@ -102,7 +107,16 @@ export function QueuePanel({
 
   const f = fields[at];
 
-  async function submit(field: PanelField, label: Label | null) {
+  /** The queue in this scope showing one trace, with one field focused. */
+  const itemUrl = (trace: number, field: string) => {
+    const [path, query = ""] = itemHref.split("?");
+    const params = new URLSearchParams(query);
+    params.set("trace", String(trace));
+    params.set("field", field);
+    return `${path}?${params}`;
+  };
+
+  async function submit(field: PanelField, label: Label | null, stay = false) {
     if (!reviewer) {
       setStatus("Enter your name first: every review carries it.");
       nameInput.current?.focus();
@@ -121,17 +135,20 @@ export function QueuePanel({
       base,
       note,
       reviewer,
-      refresh: continueHref === null,
+      refresh: continueHref === null || stay,
     });
     setPending(false);
     if (res.ok) {
       pushUndo({ traceId, field: field.field, reviewId: res.review.id, label });
       setNote("");
       say(`Saved: ${field.field} ${label ?? "cleared"} on trace #${traceId} (${REVIEW_KEYS.undo} undoes)`);
-      if (continueHref) router.replace(continueHref);
+      if (stay) {
+        const here = itemUrl(traceId, field.field);
+        if (`${location.pathname}${location.search}` !== here) router.replace(here);
+      } else if (continueHref) router.replace(continueHref);
     } else if ("conflict" in res) {
       bases.current.set(field.field, res.conflict?.id ?? null);
-      setConflict({ field: field.field, current: res.conflict });
+      setConflict({ field: field.field, label, stay, current: res.conflict });
       setStatus("Nothing was written: someone reviewed this field meanwhile.");
     } else setStatus(`Not saved: ${res.error}`);
   }
@@ -154,11 +171,7 @@ export function QueuePanel({
     popUndo();
     if (res.ok) {
       say(`Undid ${top.field} ${top.label ?? "cleared"} on trace #${top.traceId}`);
-      const [path, query = ""] = itemHref.split("?");
-      const params = new URLSearchParams(query);
-      params.set("trace", String(top.traceId));
-      params.set("field", top.field);
-      router.push(`${path}?${params}`);
+      router.push(itemUrl(top.traceId, top.field));
     } else if ("conflict" in res)
       setStatus(
         `Not undone: ${res.conflict?.reviewer ?? "someone"} reviewed ${top.field} of trace #${top.traceId} since.`,
@@ -177,18 +190,24 @@ export function QueuePanel({
       return;
     }
     if (dialog.current?.open) return;
-    const q = queueAction(e.key);
+    const q = queueAction(e);
     if (q) {
       e.preventDefault();
       router.push(q.kind === "skip" ? skipHref : traceHref);
       return;
     }
-    const a = reviewAction(e.key);
+    const a = reviewAction(e, conflict !== null);
     if (!a || !f) return;
     e.preventDefault();
     switch (a.kind) {
       case "label":
-        return void submit(f, a.label);
+        return void submit(f, a.label, a.stay);
+      case "resubmit": {
+        const c = conflict;
+        const target = c ? fields.find((x) => x.field === c.field) : undefined;
+        if (c && target) void submit(target, c.label, c.stay);
+        return;
+      }
       case "clear":
         if (!f.current?.label) return setStatus(`${f.field} has no review to clear.`);
         return void submit(f, null);
@@ -240,7 +259,7 @@ export function QueuePanel({
       {noteOpen || note ? (
         <div className="text-sm">
           <label htmlFor="review-note" className="block text-xs font-medium text-slate-600">
-            Note for the next label (Enter keeps it)
+            Note for your next review (Enter keeps it, Esc drops it)
           </label>
           <input
             id="review-note"
@@ -251,6 +270,8 @@ export function QueuePanel({
             onKeyDown={(e) => {
               if (e.key === "Enter" || e.key === "Escape") {
                 e.preventDefault();
+                // Enter keeps the note for the next review; Esc drops it.
+                if (e.key === "Escape") setNote("");
                 setNoteOpen(false);
                 (e.target as HTMLInputElement).blur();
               }
@@ -386,6 +407,12 @@ function FieldRow({
 }
 
 function Conflict({ c }: { c: { field: string; current: ReviewView | null } }) {
+  const again = (
+    <>
+      {" "}
+      Press <kbd className="font-mono">Enter</kbd> to save yours over it.
+    </>
+  );
   return (
     <div
       role="alert"
@@ -397,10 +424,10 @@ function Conflict({ c }: { c: { field: string; current: ReviewView | null } }) {
           <span className="font-medium">{c.current.reviewer}</span> labelled{" "}
           <span className="font-mono">{c.field}</span> {c.current.label ?? "(cleared)"} at{" "}
           <time dateTime={c.current.createdAt}>{c.current.createdAt.replace("T", " ").slice(0, 19)}</time>
-          {c.current.note ? <>: “{c.current.note}”</> : null}. Press a label key again to write over it.
+          {c.current.note ? <>: “{c.current.note}”</> : null}.{again}
         </>
       ) : (
-        <>The field's review changed meanwhile. Press a label key again to write over it.</>
+        <>The field's review changed meanwhile.{again}</>
       )}
     </div>
   );

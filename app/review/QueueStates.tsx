@@ -50,7 +50,7 @@ function Elsewhere({ others, run, scoped }: { others: ScopeChoice[]; run?: strin
   );
 }
 
-const box = "space-y-3 rounded-lg border border-dashed border-slate-300 bg-white p-6";
+const box = "space-y-3 rounded-lg border bg-white p-4 sm:p-6";
 
 /** No rule queues any field in this scope. */
 export function EmptyQueue({
@@ -63,7 +63,7 @@ export function EmptyQueue({
   scoped: boolean;
 }) {
   return (
-    <div className={box} data-testid="queue-empty">
+    <div className={`${box} border-dashed border-slate-300`} data-testid="queue-empty">
       <h2 className="text-base font-semibold">Nothing to review in this scope</h2>
       <p className="text-sm text-slate-600">
         No field here is a likely misfire: no DRIFT whose text asks a question, no label that a recorded or
@@ -102,7 +102,7 @@ export function FinishedScope({
 /** The reviewer skipped past the last item; the skipped ones still wait. */
 export function EndOfSkips({ p, startHref }: { p: QueueProgress; startHref: string }) {
   return (
-    <div className={box} data-testid="queue-end">
+    <div className={`${box} border-dashed border-slate-300`} data-testid="queue-end">
       <h2 className="text-base font-semibold">No item after the ones you skipped</h2>
       <p className="text-sm text-slate-700">
         {p.waitingTotal.toLocaleString("en-US")} fields of this scope still wait for a review.{" "}

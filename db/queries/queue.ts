@@ -9,6 +9,7 @@
  * Order: slot by slot (the rules in DESIGN.md's order, a DRIFT that asks in two: see QUEUE_SLOTS);
  * within a slot, newest run first, then ingest order.
  */
+import type Database from "better-sqlite3";
 import { ANY_FIELD, parseTag, tag } from "../../lib/ingest/tags";
 import {
   isQueueSlot,
@@ -98,13 +99,19 @@ function runsWaiting(db: Db, s: ResolvedScope, tagIdValue: number): number[] {
   return rows.filter((r) => inScope.has(r));
 }
 
+const firstAfterSql = new WeakMap<Db["sqlite"], Database.Statement<unknown[]>>();
+
 function firstAfter(db: Db, runId: number, tagIdValue: number, afterTrace: number): number | undefined {
-  return db.sqlite
-    .prepare(
-      "SELECT trace_id FROM trace_tags WHERE run_id = ? AND tag_id = ? AND trace_id > ? ORDER BY trace_id LIMIT 1",
-    )
-    .pluck()
-    .get(runId, tagIdValue, afterTrace) as number | undefined;
+  let stmt = firstAfterSql.get(db.sqlite);
+  if (!stmt) {
+    stmt = db.sqlite
+      .prepare(
+        "SELECT trace_id FROM trace_tags WHERE run_id = ? AND tag_id = ? AND trace_id > ? ORDER BY trace_id LIMIT 1",
+      )
+      .pluck();
+    firstAfterSql.set(db.sqlite, stmt);
+  }
+  return stmt.get(runId, tagIdValue, afterTrace) as number | undefined;
 }
 
 /**

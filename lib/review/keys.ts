@@ -3,73 +3,80 @@ import { LABEL_KEYS } from "./humanLabel";
 
 /**
  * The review keyboard, one map for every page that relabels (the trace page and the review
- * queue), so a reviewer's hands learn it once. Keys with a modifier, and keys typed into a field,
- * are never shortcuts (app/_components/keyboard.ts).
+ * queue), so a reviewer's hands learn it once. Keys with Ctrl, Alt or Meta, and keys typed into a
+ * field, are never shortcuts (app/_components/keyboard.ts).
  *
- * The trace page's own navigation keeps j / k / u; the queue adds skip and open. None of these
- * collide (keys.test.ts checks).
+ * 1-6 label the focused field in DESIGN.md's order and go on (to the next trace of the filter, or
+ * the queue's next item); with Shift they label and stay. x clears, f / Shift+f move between
+ * fields, n opens a note for the next review, z undoes this tab's last review, Enter after a
+ * conflict saves over the other review. The trace page keeps j / k / u to move; the queue adds
+ * s (skip) and o (open the trace page). No key does two things (keys.test.ts).
  */
 
 export type ReviewAction =
-  | { kind: "label"; label: Label }
+  | { kind: "label"; label: Label; stay: boolean }
   | { kind: "clear" }
   | { kind: "nextField" }
   | { kind: "prevField" }
   | { kind: "note" }
-  | { kind: "undo" };
+  | { kind: "undo" }
+  | { kind: "resubmit" };
 
 export type QueueAction = { kind: "skip" } | { kind: "open" };
 
-/** `1`-`6`: the labels in DESIGN.md's order (ASK, OMIT, COPY, INJECT, DRIFT, ERROR). */
-export const LABEL_KEY: Readonly<Record<string, Label>> = Object.fromEntries(
-  LABEL_KEYS.map((l, i) => [String(i + 1), l]),
-);
+/** What the keyboard handlers read of a KeyboardEvent. */
+export interface KeyPress {
+  key: string;
+  code?: string;
+  shiftKey?: boolean;
+}
 
-export const REVIEW_KEYS = {
-  clear: "0",
-  nextField: "f",
-  prevField: "F",
-  note: "n",
-  undo: "z",
-} as const;
-
+export const REVIEW_KEYS = { clear: "x", field: "f", note: "n", undo: "z", resubmit: "Enter" } as const;
 export const QUEUE_KEYS = { skip: "s", open: "o" } as const;
 
 /** Adding a reviewed field to a fixture set: `a` to the last set used, Shift+A to choose one. */
 export const FIXTURE_KEYS = { addToSet: "a", chooseSet: "A" } as const;
 
-/** Keys the trace page already uses for moving between traces and the help list. */
+/** Keys the trace page uses to move between traces, and the help list. */
 export const TRACE_NAV_KEYS = ["j", "k", "u", "?"] as const;
+
+/** The label a key names (1-6, top row or keypad), whatever Shift does to its character. */
+export function labelIndexOf(e: KeyPress): number | null {
+  const m = /^(?:Digit|Numpad)([1-6])$/.exec(e.code ?? "") ?? /^([1-6])$/.exec(e.key);
+  return m ? Number(m[1]) - 1 : null;
+}
 
 /** The key a label is given with. */
 export function keyOfLabel(label: Label): string {
   return String(LABEL_KEYS.indexOf(label) + 1);
 }
 
-/** What a key does on a page that relabels, or null for none. */
-export function reviewAction(key: string): ReviewAction | null {
-  const label = LABEL_KEY[key];
-  if (label) return { kind: "label", label };
-  switch (key) {
+/** What a key does on a page that relabels, or null. `conflict`: a conflict is shown (Enter saves over it). */
+export function reviewAction(e: KeyPress, conflict = false): ReviewAction | null {
+  const i = labelIndexOf(e);
+  if (i !== null) return { kind: "label", label: LABEL_KEYS[i], stay: Boolean(e.shiftKey) };
+  switch (e.key) {
     case REVIEW_KEYS.clear:
       return { kind: "clear" };
-    case REVIEW_KEYS.nextField:
+    case REVIEW_KEYS.field:
       return { kind: "nextField" };
-    case REVIEW_KEYS.prevField:
+    case REVIEW_KEYS.field.toUpperCase():
       return { kind: "prevField" };
     case REVIEW_KEYS.note:
       return { kind: "note" };
     case REVIEW_KEYS.undo:
       return { kind: "undo" };
+    case REVIEW_KEYS.resubmit:
+      return conflict ? { kind: "resubmit" } : null;
     default:
       return null;
   }
 }
 
 /** What a key does on the review queue beyond relabelling, or null. */
-export function queueAction(key: string): QueueAction | null {
-  if (key === QUEUE_KEYS.skip) return { kind: "skip" };
-  if (key === QUEUE_KEYS.open) return { kind: "open" };
+export function queueAction(e: KeyPress): QueueAction | null {
+  if (e.key === QUEUE_KEYS.skip) return { kind: "skip" };
+  if (e.key === QUEUE_KEYS.open) return { kind: "open" };
   return null;
 }
 
@@ -87,15 +94,21 @@ export interface KeyHelpRow {
   does: string;
 }
 
-/** The relabelling keys as the `?` list shows them. */
-export const REVIEW_KEY_HELP: readonly KeyHelpRow[] = [
-  ...LABEL_KEYS.map((l, i) => ({ key: String(i + 1), does: `label the focused field ${l}` })),
-  { key: REVIEW_KEYS.clear, does: "clear the focused field's review (back to the imported label, if any)" },
-  { key: REVIEW_KEYS.nextField, does: "focus the next field" },
-  { key: `Shift+${REVIEW_KEYS.prevField.toLowerCase()}`, does: "focus the previous field" },
-  { key: REVIEW_KEYS.note, does: "write a note for the next label (Enter keeps it)" },
-  { key: REVIEW_KEYS.undo, does: "undo your last review here" },
-];
+/** The relabelling keys as a page's `?` list shows them; `onward` says where 1-6 go on to. */
+export function reviewKeyHelp(onward: string): KeyHelpRow[] {
+  return [
+    {
+      key: "1 – 6",
+      does: `relabel the focused field (${LABEL_KEYS.map((l, i) => `${i + 1} ${l}`).join(", ")}), then go on to ${onward}`,
+    },
+    { key: "Shift + 1 – 6", does: "relabel the focused field and stay on this trace" },
+    { key: REVIEW_KEYS.clear, does: "clear the focused field's review (back to the imported label, if any)" },
+    { key: "f / Shift + f", does: "focus the next / previous field" },
+    { key: REVIEW_KEYS.note, does: "write a note for your next review (Enter keeps it, Esc drops it)" },
+    { key: REVIEW_KEYS.undo, does: "undo your last review in this tab (goes back to its trace)" },
+    { key: REVIEW_KEYS.resubmit, does: "after a conflict: save yours over the other review" },
+  ];
+}
 
 export const QUEUE_KEY_HELP: readonly KeyHelpRow[] = [
   { key: QUEUE_KEYS.skip, does: "skip to the next item (this one stays in the queue)" },

@@ -1,0 +1,309 @@
+/**
+ * Review queue and agreement benchmark at a million traces (issue 12).
+ *
+ * 1. A database with 1,000,000 generated schedule_window traces in one run (bench/lib/server.ts,
+ *    the generator of bench:http), then 10% of the traces (every tenth) reviewed through the write
+ *    path (writeReviews, batches of 2,000 traces: two in three confirm ours, the rest correct it),
+ *    kept as a pristine copy and copied afresh for each run of this script.
+ * 2. The dashboard built into .next-bench, `next start` on a free port.
+ * 3. The queue's next item, what a reviewer waits for, over HTTP: 2 warm-ups then 20 of each, every
+ *    one a different item (each is reviewed before the next request):
+ *    - the review action's round trip (the POST the queue page sends on a key, found by name in the
+ *      build's server-reference manifest), which answers with the queue re-rendered on its next item;
+ *    - the /review page itself (scoped by run; by run and probe; over every run);
+ *    - /review after a skip deep into the queue (`after=`, 20 positions spread over it).
+ *    Target: p95 < 100 ms.
+ * 4. The agreement page and the overview (whose agreement line reads the same counts), and the
+ *    queries alone in this process (next item, progress, agreement counts), for the floor.
+ *
+ *   npm run bench:queue
+ *   npx tsx bench/queue.ts --no-build          # reuse .next-bench as built
+ *   npx tsx bench/queue.ts --n 1000000 --requests 20
+ *
+ * The load average is printed with every figure: repeat when the 1-minute load is above ~1.5.
+ */
+import { copyFileSync, existsSync, readFileSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { openDb } from "../db/client";
+import { agreementCounts } from "../db/queries/agreement";
+import {
+  nextQueueItem,
+  positionToParam,
+  type QueueItem,
+  queueProgress,
+  type ResolvedScope,
+  resolveScope,
+} from "../db/queries/queue";
+import { currentReviews, reviewTransaction, writeReviews } from "../db/queries/reviews";
+import type { Label } from "../lib/probe/schema";
+import type { TraceScore } from "../lib/probe/score";
+import { queueRulesOf } from "../lib/review/queueRules";
+import { build, DIST, freePort, loadBigRun, startServer, time } from "./lib/server";
+import { benchDir, fmt, load, loadIsHigh, median, percentile, ROOT } from "./lib/util";
+
+const { values } = parseArgs({
+  options: {
+    n: { type: "string", default: "1000000" },
+    requests: { type: "string", default: "20" },
+    "no-build": { type: "boolean", default: false },
+    port: { type: "string" },
+  },
+});
+const N = Number(values.n);
+const REQUESTS = Number(values.requests);
+const RUN = "bench-1m";
+
+const REVIEWER = "bench";
+
+const dir = benchDir();
+const ingested = join(dir, `queue-ingested-${N}.db`);
+const seeded = join(dir, `queue-seeded-${N}.db`);
+const work = join(dir, `queue-${N}.db`);
+
+function copyDb(from: string, to: string): void {
+  for (const s of ["", "-wal", "-shm"]) rmSync(`${to}${s}`, { force: true });
+  // A closed database in WAL mode has everything in its main file (checkpointed on close).
+  copyFileSync(from, to);
+}
+
+/** Reviews every tenth trace's timezone field through the write path: 10% of the run reviewed. */
+function seedReviews(path: string): void {
+  const db = openDb(path);
+  try {
+    const runId = db.sqlite.prepare("SELECT id FROM runs WHERE name = ?").pluck().get(RUN) as number;
+    const rows = db.sqlite
+      .prepare(
+        "SELECT id, json_extract(labels, '$.timezone') AS label FROM traces WHERE run_id = ? AND id % 10 = 0 ORDER BY id",
+      )
+      .all(runId) as { id: number; label: Label }[];
+    const labels: Label[] = ["ASK", "DRIFT", "OMIT", "INJECT"];
+    const t0 = performance.now();
+    for (let i = 0; i < rows.length; i += 2000) {
+      reviewTransaction(db, () => {
+        for (let j = i; j < Math.min(rows.length, i + 2000); j++) {
+          const t = rows[j];
+          const l = j % 3 === 2 ? labels[(labels.indexOf(t.label) + 1) % labels.length] : t.label;
+          const r = writeReviews(db, {
+            traceId: t.id,
+            reviewer: "bench-seed",
+            items: [{ field: "timezone", label: l, base: null }],
+          });
+          if (!r.ok) throw new Error(`seed: trace ${t.id} already reviewed`);
+        }
+      });
+    }
+    const s = (performance.now() - t0) / 1000;
+    console.log(
+      `seeded ${fmt(rows.length)} reviews (10% of the traces) through writeReviews in ${fmt(s, 1)} s (${fmt((s * 1e6) / rows.length)} µs each)  [${load()}]`,
+    );
+    db.sqlite.pragma("wal_checkpoint(TRUNCATE)");
+  } finally {
+    db.sqlite.close();
+  }
+}
+
+async function prepareDatabase(): Promise<void> {
+  if (!existsSync(seeded)) {
+    await loadBigRun(ingested, { n: N, run: RUN, file: `review-big-${N}.jsonl` });
+    const tmp = `${seeded}.tmp`;
+    copyDb(ingested, tmp);
+    seedReviews(tmp);
+    copyDb(tmp, seeded);
+    rmSync(tmp, { force: true });
+  } else console.log(`database: ${seeded} (seeded, reused)`);
+  const t0 = performance.now();
+  copyDb(seeded, work);
+  console.log(
+    `copied to ${work} in ${fmt((performance.now() - t0) / 1000, 1)} s (${fmt(statSync(work).size / 1e6)} MB)`,
+  );
+}
+
+/** The id of the server action `name`, from the build's manifest (ids change with each build). */
+function actionId(name: string): string {
+  const m = JSON.parse(
+    readFileSync(join(ROOT, DIST, "server", "server-reference-manifest.json"), "utf8"),
+  ) as {
+    node: Record<string, { exportedName: string }>;
+  };
+  const hit = Object.entries(m.node).find(([, v]) => v.exportedName === name);
+  if (!hit) throw new Error(`the build has no server action ${name}`);
+  return hit[0];
+}
+
+const row = (name: string, xs: number[], target?: number) => {
+  const p95 = percentile(xs, 95);
+  const verdict = target === undefined ? "" : `  <${target} ${p95 < target ? "ok " : "MISS"}`;
+  return `${name.padEnd(50)} ${fmt(median(xs), 1).padStart(8)} ${fmt(p95, 1).padStart(8)} ${fmt(Math.max(...xs), 1).padStart(8)}${verdict}  ${load().slice(5)}`;
+};
+
+/** The field the queue page focuses for an item: the first waiting in the item's rule. */
+function focusField(db: ReturnType<typeof openDb>, item: QueueItem): string {
+  const t = db.sqlite
+    .prepare(
+      "SELECT result, human, recorded, json_extract(response, '$.text') AS text FROM traces WHERE id = ?",
+    )
+    .get(item.traceId) as {
+    result: string;
+    human: string | null;
+    recorded: string | null;
+    text: string | null;
+  };
+  const score = JSON.parse(t.result) as TraceScore;
+  const rules = queueRulesOf({
+    fields: score.fields,
+    flags: score.flags,
+    text: t.text,
+    imported: t.human ? JSON.parse(t.human) : null,
+    recorded: t.recorded ? JSON.parse(t.recorded) : null,
+  });
+  const reviews = currentReviews(db, item.traceId);
+  const field = Object.keys(rules).find((f) => rules[f][0] === item.rule && !reviews.get(f)?.label);
+  if (!field) throw new Error(`trace ${item.traceId} has no field waiting under ${item.rule}`);
+  return field;
+}
+
+/** Median of `k` in-process calls, in milliseconds. */
+function floor(k: number, f: () => unknown): number {
+  const xs: number[] = [];
+  for (let i = 0; i < k; i++) {
+    const t0 = performance.now();
+    f();
+    xs.push(performance.now() - t0);
+  }
+  return median(xs);
+}
+
+async function main(): Promise<void> {
+  console.log(`queue benchmark  [${load()}]  node ${process.version}`);
+  await prepareDatabase();
+  build(values["no-build"] ?? false);
+  const review = actionId("reviewFromQueue");
+  const port = values.port ? Number(values.port) : await freePort();
+  const server = await startServer(work, port);
+  const base = `http://127.0.0.1:${port}`;
+  // Our own connection reads what the server will serve (the same file, WAL).
+  const db = openDb(work);
+  try {
+    const runScope = resolveScope(db, { run: RUN });
+    const p = queueProgress(db, runScope);
+    console.log(
+      `queue of ${RUN}: ${fmt(p.total)} queued fields, ${fmt(p.reviewed)} reviewed (${fmt(p.corrects)} corrected, ${fmt(p.confirms)} confirmed), ${fmt(p.waitingTotal)} waiting`,
+    );
+    // Skip positions spread over the run's items in order, worked out before the requests (an idle
+    // gap would let the server drop the kept-alive connection).
+    const walkedItems: QueueItem[] = [];
+    for (let pos = nextQueueItem(db, runScope); pos; pos = nextQueueItem(db, runScope, pos))
+      walkedItems.push(pos);
+    const walked = walkedItems.length;
+    const q = `run=${encodeURIComponent(RUN)}`;
+    for (let round = 0; round < 3; round++) {
+      await time(`${base}/review?${q}`);
+      await time(`${base}/agreement`);
+      await time(`${base}/`);
+    }
+    const settleUntil = Date.now() + 90_000;
+    while (loadIsHigh(1.0) && Date.now() < settleUntil) await new Promise((r) => setTimeout(r, 2000));
+    console.log(`\nserver on ${base}, warmed up; ${REQUESTS} of each after 2 warm-ups  [${load()}]\n`);
+    const header = `${"case".padEnd(50)} ${"median".padStart(8)} ${"p95".padStart(8)} ${"max".padStart(8)}  target  load`;
+    console.log(header);
+    console.log("-".repeat(header.length + 10));
+    const k = REQUESTS + 2;
+
+    // Review the item the queue shows, through the queue's own action; its answer is the next item.
+    const reviewItem = async (page: string, s: ResolvedScope) => {
+      const item = nextQueueItem(db, s);
+      if (!item) throw new Error("the queue ran dry");
+      const field = focusField(db, item);
+      const r = await time(`${base}${page}`, {
+        method: "POST",
+        keepBody: true,
+        headers: {
+          "next-action": review,
+          "content-type": "text/plain;charset=UTF-8",
+          accept: "text/x-component",
+          origin: base,
+        },
+        body: JSON.stringify([
+          { traceId: item.traceId, field, label: "ASK", base: null, reviewer: REVIEWER, refresh: true },
+        ]),
+      });
+      if (r.status !== 200 || !r.body?.includes('"ok":true'))
+        throw new Error(`review of ${item.traceId} failed: ${r.status} ${r.body?.slice(0, 300)}`);
+      const next = nextQueueItem(db, s);
+      // The answer carries the queue re-rendered on its next item.
+      if (next && !r.body.includes(`"data-trace-id":${next.traceId}`))
+        throw new Error(`the action's answer does not show the next item (trace ${next.traceId})`);
+      return r.ms;
+    };
+
+    const scopes: [string, string, ResolvedScope][] = [
+      ["run", `/review?${q}`, runScope],
+      [
+        "run and probe",
+        `/review?${q}&probe=schedule_window`,
+        resolveScope(db, { run: RUN, probe: "schedule_window" }),
+      ],
+      ["every run", "/review", resolveScope(db, {})],
+    ];
+    for (const [name, page, s] of scopes) {
+      const action: number[] = [];
+      const pages: number[] = [];
+      for (let i = 0; i < k; i++) {
+        const a = await reviewItem(page, s);
+        const g = await time(`${base}${page}`);
+        if (g.status !== 200) throw new Error(`${page} answered ${g.status}`);
+        if (i >= 2) {
+          action.push(a);
+          pages.push(g.ms);
+        }
+      }
+      console.log(row(`key → next item (review action), ${name}`, action, 100));
+      console.log(row(`GET /review, ${name}`, pages, 100));
+    }
+
+    // k positions spread evenly over the queue as it stood, the first two for warm-up.
+    const deep = Array.from({ length: k }, (_, i) => walkedItems[Math.floor(((i + 0.5) * walked) / k)]);
+    const skips: number[] = [];
+    for (let i = 0; i < deep.length; i++) {
+      const g = await time(`${base}/review?${q}&after=${positionToParam(deep[i])}`);
+      if (g.status !== 200) throw new Error(`skip answered ${g.status}`);
+      if (i >= 2) skips.push(g.ms);
+    }
+    console.log(row(`GET /review after a skip (${walked} items walked)`, skips, 100));
+
+    for (const [name, url, target] of [
+      ["GET /agreement", "/agreement", 100],
+      ["GET /agreement, one probe and field", "/agreement?probe=schedule_window&field=timezone", 100],
+      ["GET / (overview, with the agreement line)", "/", 200],
+    ] as const) {
+      const xs: number[] = [];
+      for (let i = 0; i < k; i++) {
+        const g = await time(`${base}${url}`);
+        if (g.status !== 200) throw new Error(`${url} answered ${g.status}`);
+        if (i >= 2) xs.push(g.ms);
+      }
+      console.log(row(name, xs, target));
+    }
+
+    const a = agreementCounts(db);
+    console.log(
+      `\nin this process (median of 20): next item ${fmt(
+        floor(20, () => nextQueueItem(db, runScope)),
+        3,
+      )} ms, progress ${fmt(
+        floor(20, () => queueProgress(db, runScope)),
+        3,
+      )} ms, agreement counts ${fmt(
+        floor(20, () => agreementCounts(db)),
+        3,
+      )} ms (${fmt(a.length)} rows over ${fmt(a.reduce((x, c) => x + c.n, 0))} fields with a human label)`,
+    );
+    if (loadIsHigh()) console.log("note: the 1-minute load is high; figures may be high, repeat later");
+  } finally {
+    db.sqlite.close();
+    server.kill("SIGTERM");
+  }
+}
+
+await main();
