@@ -1,29 +1,3 @@
-/**
- * Review queue and agreement benchmark at a million traces (issue 12).
- *
- * 1. A database with 1,000,000 generated schedule_window traces in one run (bench/lib/server.ts,
- *    the generator of bench:http), then 10% of the traces (every tenth) reviewed through the write
- *    path (writeReviews, batches of 2,000 traces: two in three confirm ours, the rest correct it),
- *    kept as a pristine copy and copied afresh for each run of this script.
- * 2. The dashboard built into .next-bench, `next start` on a free port.
- * 3. The queue's next item, what a reviewer waits for, over HTTP: 2 warm-ups then 20 of each, every
- *    one a different item (each is reviewed before the next request):
- *    - the review action's round trip (the POST the queue page sends on a key, found by name in the
- *      build's server-reference manifest), which answers with the queue re-rendered on its next item;
- *    - the /review page itself (scoped by run; by run and probe; over every run);
- *    - /review after a skip deep into the queue (`after=`, 20 positions spread over it).
- *    Target: p95 < 100 ms.
- * 4. The agreement page and the overview (whose agreement line reads the same counts), and the
- *    queries alone in this process (next item, progress, agreement counts), for the floor.
- *
- *   npm run bench:queue
- *   npx tsx bench/queue.ts --no-build          # reuse .next-bench as built
- *   npx tsx bench/queue.ts --n 1000000 --requests 20
- *
- * The load average is printed with every figure: repeat when the 1-minute load is above ~1.5.
- */
-import { copyFileSync, existsSync, readFileSync, rmSync, statSync } from "node:fs";
-import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { openDb } from "../db/client";
 import { agreementCounts } from "../db/queries/agreement";
@@ -39,8 +13,9 @@ import { currentReviews, reviewTransaction, writeReviews } from "../db/queries/r
 import type { Label } from "../lib/probe/schema";
 import type { TraceScore } from "../lib/probe/score";
 import { queueRulesOf } from "../lib/review/queueRules";
-import { build, DIST, freePort, loadBigRun, startServer, time } from "./lib/server";
-import { benchDir, fmt, load, loadIsHigh, median, percentile, ROOT } from "./lib/util";
+import { actionIds, seededDatabase } from "./lib/seeded";
+import { build, freePort, startServer, time } from "./lib/server";
+import { fmt, load, loadIsHigh, median, percentile } from "./lib/util";
 
 const { values } = parseArgs({
   options: {
@@ -55,17 +30,6 @@ const REQUESTS = Number(values.requests);
 const RUN = "bench-1m";
 
 const REVIEWER = "bench";
-
-const dir = benchDir();
-const ingested = join(dir, `queue-ingested-${N}.db`);
-const seeded = join(dir, `queue-seeded-${N}.db`);
-const work = join(dir, `queue-${N}.db`);
-
-function copyDb(from: string, to: string): void {
-  for (const s of ["", "-wal", "-shm"]) rmSync(`${to}${s}`, { force: true });
-  // A closed database in WAL mode has everything in its main file (checkpointed on close).
-  copyFileSync(from, to);
-}
 
 /** Reviews every tenth trace's timezone field through the write path: 10% of the run reviewed. */
 function seedReviews(path: string): void {
@@ -101,34 +65,6 @@ function seedReviews(path: string): void {
   } finally {
     db.sqlite.close();
   }
-}
-
-async function prepareDatabase(): Promise<void> {
-  if (!existsSync(seeded)) {
-    await loadBigRun(ingested, { n: N, run: RUN, file: `review-big-${N}.jsonl` });
-    const tmp = `${seeded}.tmp`;
-    copyDb(ingested, tmp);
-    seedReviews(tmp);
-    copyDb(tmp, seeded);
-    rmSync(tmp, { force: true });
-  } else console.log(`database: ${seeded} (seeded, reused)`);
-  const t0 = performance.now();
-  copyDb(seeded, work);
-  console.log(
-    `copied to ${work} in ${fmt((performance.now() - t0) / 1000, 1)} s (${fmt(statSync(work).size / 1e6)} MB)`,
-  );
-}
-
-/** The id of the server action `name`, from the build's manifest (ids change with each build). */
-function actionId(name: string): string {
-  const m = JSON.parse(
-    readFileSync(join(ROOT, DIST, "server", "server-reference-manifest.json"), "utf8"),
-  ) as {
-    node: Record<string, { exportedName: string }>;
-  };
-  const hit = Object.entries(m.node).find(([, v]) => v.exportedName === name);
-  if (!hit) throw new Error(`the build has no server action ${name}`);
-  return hit[0];
 }
 
 const row = (name: string, xs: number[], target?: number) => {
@@ -176,9 +112,10 @@ function floor(k: number, f: () => unknown): number {
 
 async function main(): Promise<void> {
   console.log(`queue benchmark  [${load()}]  node ${process.version}`);
-  await prepareDatabase();
+  const work = await seededDatabase({ prefix: "queue", n: N, run: RUN, seed: seedReviews });
   build(values["no-build"] ?? false);
-  const review = actionId("reviewFromQueue");
+  const review = actionIds().get("reviewFromQueue");
+  if (!review) throw new Error("the build has no server action reviewFromQueue");
   const port = values.port ? Number(values.port) : await freePort();
   const server = await startServer(work, port);
   const base = `http://127.0.0.1:${port}`;

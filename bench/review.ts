@@ -1,37 +1,11 @@
-/**
- * Review benchmark at a million traces (issue 12).
- *
- * 1. A database with 1,000,000 generated schedule_window traces in one run (bench/lib/server.ts,
- *    the same generator as bench:http), then 10% of the traces' `timezone` fields reviewed through
- *    the write path (writeReviews, batches of 2,000 traces), kept as a pristine copy and copied
- *    afresh for each run of this script, so every run starts from the same state.
- *    The seed leaves exactly BULK (100,000) fields of the most common DRIFT/OMIT/ASK label
- *    unreviewed, for the bulk relabel below.
- * 2. The dashboard built into .next-bench, `next start` on a free port.
- * 3. A relabel's HTTP round trip: the trace page's server action (the POST the browser sends,
- *    found by name in the build's server-reference manifest), 2 warm-ups then 20 reviews of
- *    different unreviewed traces; and the same followed by the next trace page (what a
- *    reviewer's keypress costs before the next trace shows). Target: p95 < 100 ms.
- * 4. The review queue's next item: a placeholder until the queue exists (see QUEUE below).
- * 5. A bulk relabel of those 100,000 fields (`label=L&human=unreviewed`) through the run page's
- *    actions (count, then start), timed until the job is done, while pages are requested one
- *    after another; the p95 of those page requests is printed beside it.
- *
- *   npm run bench:review
- *   npx tsx bench/review.ts --no-build          # reuse .next-bench as built
- *   npx tsx bench/review.ts --n 1000000 --requests 20 --bulk 100000
- *
- * The load average is printed with every figure: repeat when the 1-minute load is above ~1.5.
- */
-import { copyFileSync, existsSync, readFileSync, rmSync, statSync } from "node:fs";
-import { join } from "node:path";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
 import { openDb } from "../db/client";
 import { reviewTransaction, writeReviews } from "../db/queries/reviews";
 import type { Label } from "../lib/probe/schema";
-import { build, DIST, freePort, loadBigRun, startServer, time } from "./lib/server";
-import { benchDir, ensureCliBundle, fmt, load, loadIsHigh, median, percentile, ROOT } from "./lib/util";
+import { actionIds, seededDatabase } from "./lib/seeded";
+import { build, freePort, startServer, time } from "./lib/server";
+import { ensureCliBundle, fmt, load, loadIsHigh, median, percentile } from "./lib/util";
 
 const { values } = parseArgs({
   options: {
@@ -49,17 +23,6 @@ const RUN = "bench-1m";
 
 const SEED_REVIEWER = "bench-seed";
 const COOKIE = "assumeprobe_reviewer=bench";
-
-const dir = benchDir();
-const ingested = join(dir, `review-ingested-${N}.db`);
-const seeded = join(dir, `review-seeded-${N}.db`);
-const work = join(dir, `review-${N}.db`);
-
-function copyDb(from: string, to: string): void {
-  for (const s of ["", "-wal", "-shm"]) rmSync(`${to}${s}`, { force: true });
-  // A closed database in WAL mode has everything in its main file (checkpointed on close).
-  copyFileSync(from, to);
-}
 
 /**
  * The label whose unreviewed timezone fields the bulk relabel takes: the commonest one whose
@@ -136,32 +99,6 @@ function seedReviews(path: string): void {
   }
 }
 
-async function prepareDatabase(): Promise<void> {
-  if (!existsSync(seeded)) {
-    await loadBigRun(ingested, { n: N, run: RUN, file: `review-big-${N}.jsonl` });
-    const tmp = `${seeded}.tmp`;
-    copyDb(ingested, tmp);
-    seedReviews(tmp);
-    copyDb(tmp, seeded);
-    rmSync(tmp, { force: true });
-  } else console.log(`database: ${seeded} (seeded, reused)`);
-  const t0 = performance.now();
-  copyDb(seeded, work);
-  console.log(
-    `copied to ${work} in ${fmt((performance.now() - t0) / 1000, 1)} s (${fmt(statSync(work).size / 1e6)} MB)`,
-  );
-}
-
-/** Server action ids by exported name, from the build's manifest (the ids change with each build). */
-function actionIds(): Map<string, string> {
-  const m = JSON.parse(
-    readFileSync(join(ROOT, DIST, "server", "server-reference-manifest.json"), "utf8"),
-  ) as {
-    node: Record<string, { exportedName: string }>;
-  };
-  return new Map(Object.entries(m.node).map(([id, v]) => [v.exportedName, id]));
-}
-
 /** Calls a server action as the browser does: a POST to a page with its id; returns the RSC payload. */
 async function callAction(base: string, page: string, id: string, arg: unknown) {
   const r = await time(`${base}${page}`, {
@@ -204,7 +141,7 @@ const row = (name: string, xs: number[], target?: number) => {
 
 async function main(): Promise<void> {
   console.log(`review benchmark  [${load()}]  node ${process.version}`);
-  await prepareDatabase();
+  const work = await seededDatabase({ prefix: "review", n: N, run: RUN, seed: seedReviews });
   build(values["no-build"] ?? false);
   // The dashboard runs a bulk relabel in a child process of the CLI: bundled, as installed.
   ensureCliBundle();
