@@ -47,13 +47,25 @@ export function CompareForm({
   );
 }
 
-/** The morning-after comparison: the newest run against the previous run of the same model. */
+/**
+ * The morning-after comparison: the newest run against the previous run of the same model that
+ * probed the same probes (a run of another probe is a different question, not last night's
+ * answer), else of the same model, else the two newest runs.
+ */
 export function compareDefaults(
-  runs: { name: string; model: string | null }[],
+  runs: { name: string; model: string | null; probes?: { id: string }[] }[],
 ): { a: string; b: string } | null {
-  for (let i = 0; i < runs.length; i++) {
-    const prev = runs.slice(i + 1).find((r) => r.model === runs[i].model);
-    if (prev) return { a: prev.name, b: runs[i].name };
-  }
+  const probeKey = (r: (typeof runs)[number]) =>
+    (r.probes ?? [])
+      .map((p) => p.id)
+      .sort()
+      .join("\u0000");
+  for (const sameProbes of [true, false])
+    for (let i = 0; i < runs.length; i++) {
+      const prev = runs
+        .slice(i + 1)
+        .find((r) => r.model === runs[i].model && (!sameProbes || probeKey(r) === probeKey(runs[i])));
+      if (prev) return { a: prev.name, b: runs[i].name };
+    }
   return runs.length >= 2 ? { a: runs[1].name, b: runs[0].name } : null;
 }
