@@ -52,6 +52,17 @@ export function everyPage(db: Database.Database): PageToVisit[] {
   const w2c = one<{ id: string }>("SELECT id FROM probes WHERE id LIKE 'when2call:%' ORDER BY id LIMIT 1");
   if (w2c) pages.push({ name: "probe-when2call", path: `/probes/${enc(w2c.id)}` });
   pages.push({ name: "upload", path: "/upload" });
+  pages.push({ name: "ingests", path: "/ingests" });
+  const ingest = one<{ id: number }>("SELECT id FROM ingest_batches ORDER BY id DESC LIMIT 1");
+  if (ingest) pages.push({ name: "ingest", path: `/ingests/${ingest.id}` });
+  pages.push({ name: "review-queue", path: "/review" });
+  pages.push({ name: "agreement", path: "/agreement" });
+  pages.push({ name: "fixtures", path: "/fixtures" });
+  pages.push({ name: "fixture-set-seed", path: "/fixtures/seed" });
+  const curated = one<{ name: string }>(
+    "SELECT name FROM fixture_sets WHERE name <> 'seed' ORDER BY id LIMIT 1",
+  );
+  if (curated) pages.push({ name: "fixture-set", path: `/fixtures/${enc(curated.name)}` });
   pages.push({ name: "not-found", path: "/runs/no-such-run" });
   return pages;
 }
