@@ -160,10 +160,10 @@ async function main(): Promise<void> {
           "content-type": "text/plain;charset=UTF-8",
           accept: "text/x-component",
           origin: base,
+          // The reviewer the server reads: the browser's cookie, as a reviewer's would carry it.
+          cookie: `assumeprobe_reviewer=${REVIEWER}`,
         },
-        body: JSON.stringify([
-          { traceId: item.traceId, field, label: "ASK", base: null, reviewer: REVIEWER, refresh: true },
-        ]),
+        body: JSON.stringify([{ traceId: item.traceId, field, label: "ASK", base: null, refresh: true }]),
       });
       if (r.status !== 200 || !r.body?.includes('"ok":true'))
         throw new Error(`review of ${item.traceId} failed: ${r.status} ${r.body?.slice(0, 300)}`);

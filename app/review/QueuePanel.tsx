@@ -7,6 +7,8 @@ import { KeysHelp } from "@/app/_components/KeysHelp";
 import { isTyping } from "@/app/_components/keyboard";
 import { LabelChip } from "@/app/_components/LabelChip";
 import { AddToSet } from "@/app/_fixtures/AddToSet";
+import { setReviewerAction } from "@/app/_review/actions";
+import type { ReviewerState } from "@/app/_review/useReviewer";
 import { LABELS, type Label } from "@/lib/probe/schema";
 import {
   FIXTURE_KEY_HELP,
@@ -33,6 +35,13 @@ export interface PanelField {
   human: { label: string; source: "review" | "imported" } | null;
 }
 
+/** The name given here becomes the server's (its cookie, which every review reads); a refusal is said. */
+async function giveName(name: string, onSaved: (name: string) => void, say: (s: string) => void) {
+  const r = await setReviewerAction({ name });
+  if (r.ok) onSaved(r.name);
+  else say(`Name not saved: ${r.error}`);
+}
+
 const HELP = [
   ...reviewKeyHelp("the queue's next item"),
   ...QUEUE_KEY_HELP,
@@ -57,6 +66,7 @@ export function QueuePanel({
   traceHref,
   itemHref,
   continueHref,
+  serverReviewer,
 }: {
   traceId: number;
   fields: PanelField[];
@@ -67,6 +77,8 @@ export function QueuePanel({
   itemHref: string;
   /** Where to go after a review when this page shows a chosen trace; null: the queue moves on in place. */
   continueHref: string | null;
+  /** The reviewer the server's lookup names (a login session's name cannot be changed here). */
+  serverReviewer: ReviewerState;
 }) {
   const router = useRouter();
   const dialog = useRef<HTMLDialogElement>(null);
@@ -78,7 +90,7 @@ export function QueuePanel({
       fields.findIndex((f) => f.field === focus),
     ),
   );
-  const [reviewer, setReviewer] = useState("");
+  const [reviewer, setReviewer] = useState(serverReviewer.name ?? "");
   const [note, setNote] = useState("");
   const [noteOpen, setNoteOpen] = useState(false);
   const [pending, setPending] = useState(false);
@@ -93,12 +105,14 @@ export function QueuePanel({
   const [ready, setReady] = useState(false);
 
   useEffect(() => {
-    const name = storedReviewer();
-    setReviewer(name);
-    // Asked once: the first visit starts in the name field.
-    if (!name) setTimeout(() => nameInput.current?.focus(), 0);
     setStatus(keptStatus());
-  }, []);
+    if (serverReviewer.name) return;
+    const name = storedReviewer();
+    // Asked once: the first visit starts in the name field; a name this browser gave before
+    // goes back to the server's cookie, which every review reads.
+    if (!name || serverReviewer.source === "session") setTimeout(() => nameInput.current?.focus(), 0);
+    else void giveName(name, setReviewer, setStatus);
+  }, [serverReviewer.name, serverReviewer.source]);
   // What was saved or undone stays said when the page moves on to the next item.
   const say = (s: string) => {
     keepStatus(s);
@@ -134,7 +148,6 @@ export function QueuePanel({
       label,
       base,
       note,
-      reviewer,
       refresh: continueHref === null || stay,
     });
     setPending(false);
@@ -164,7 +177,6 @@ export function QueuePanel({
       label: null,
       base: top.reviewId,
       undo: true,
-      reviewer,
       refresh: false,
     });
     setPending(false);
@@ -241,7 +253,8 @@ export function QueuePanel({
       <ReviewerName
         ref={nameInput}
         name={reviewer}
-        onSave={setReviewer}
+        locked={serverReviewer.source === "session"}
+        onSave={(name) => void giveName(name, setReviewer, setStatus)}
         onDone={() => nameInput.current?.blur()}
       />
       <ul className="space-y-2" aria-label="Fields of this trace">

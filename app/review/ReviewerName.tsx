@@ -15,24 +15,34 @@ export function storedReviewer(): string {
 /** Asks for the reviewer's name once; Enter saves it. Every review carries it. */
 export const ReviewerName = forwardRef<
   HTMLInputElement,
-  { name: string; onSave: (name: string) => void; onDone: () => void }
->(function ReviewerName({ name, onSave, onDone }, ref) {
+  {
+    name: string;
+    /** The name belongs to the login session: shown, never changed here. */
+    locked?: boolean;
+    onSave: (name: string) => void;
+    onDone: () => void;
+  }
+>(function ReviewerName({ name, locked = false, onSave, onDone }, ref) {
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState("");
   if (!editing && name)
     return (
       <p className="text-xs text-slate-600" data-testid="reviewer">
         Reviewing as <span className="font-medium text-slate-900">{name}</span>{" "}
-        <button
-          type="button"
-          className="text-indigo-700 underline"
-          onClick={() => {
-            setDraft(name);
-            setEditing(true);
-          }}
-        >
-          change
-        </button>
+        {locked ? (
+          <span className="text-slate-500">(your login's name)</span>
+        ) : (
+          <button
+            type="button"
+            className="text-indigo-700 underline"
+            onClick={() => {
+              setDraft(name);
+              setEditing(true);
+            }}
+          >
+            change
+          </button>
+        )}
       </p>
     );
   const save = () => {

@@ -2,10 +2,11 @@
 
 import { refresh } from "next/cache";
 import { z } from "zod";
+import { currentReviewer } from "@/app/_review/reviewer";
 import { getDb } from "@/db/client";
 import { ReviewError, submitReviews } from "@/db/queries/reviews";
 import { LabelSchema } from "@/lib/probe/schema";
-import { NoteSchema, ReviewerSchema } from "@/lib/review/contract";
+import { NoteSchema } from "@/lib/review/contract";
 
 const QueueReviewSchema = z.object({
   traceId: z.number().int().positive(),
@@ -17,7 +18,6 @@ const QueueReviewSchema = z.object({
   /** Write the label of the review `base` replaced. */
   undo: z.boolean().default(false),
   note: NoteSchema,
-  reviewer: ReviewerSchema,
   /** Re-render the queue in the same response (the next item comes back with the answer). */
   refresh: z.boolean().default(true),
 });
@@ -47,9 +47,10 @@ const view = (r: ReviewView): ReviewView => ({
 });
 
 /**
- * One field's review from the queue, through the one write path (submitReviews). A conflict
- * writes nothing and answers with the review that landed meanwhile, so the reviewer can resubmit
- * over it.
+ * One field's review from the queue, through the one write path (submitReviews), by the reviewer
+ * the server's one lookup names (the login session's, else the browser's cookie), never a name
+ * the request carries. A conflict writes nothing and answers with the review that landed
+ * meanwhile, so the reviewer can resubmit over it.
  */
 export async function reviewFromQueue(input: QueueReviewInput): Promise<QueueReviewResult> {
   const parsed = QueueReviewSchema.safeParse(input);
@@ -61,10 +62,12 @@ export async function reviewFromQueue(input: QueueReviewInput): Promise<QueueRev
         .join("; "),
     };
   const d = parsed.data;
+  const who = await currentReviewer();
+  if (!who.name) return { ok: false, error: "enter your name first: every review carries it" };
   try {
     const r = submitReviews(getDb(), {
       traceId: d.traceId,
-      reviewer: d.reviewer,
+      reviewer: who.name,
       note: d.note,
       items: [{ field: d.field, label: d.label, base: d.base, undo: d.undo }],
     });

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
 import { z } from "zod";
+import { currentReviewer } from "@/app/_review/reviewer";
 import { getDb } from "@/db/client";
 import { modelsWithRuns, probesWithRuns } from "@/db/queries/agreement";
 import {
@@ -124,6 +125,7 @@ export default async function ReviewQueuePage({ searchParams }: Props) {
   }
 
   const reviews = currentReviews(db, t.id);
+  const reviewer = await currentReviewer();
   const rules = queueRulesOf({
     fields: t.result.fields,
     flags: t.result.flags,
@@ -173,6 +175,7 @@ export default async function ReviewQueuePage({ searchParams }: Props) {
             // A review of this trace brings a new focus from the server: start the panel afresh.
             key={`${t.id}:${Math.max(0, ...[...reviews.values()].map((r) => r.id))}`}
             traceId={t.id}
+            serverReviewer={reviewer}
             fields={fields}
             focus={focus}
             skipHref={skipHref}
