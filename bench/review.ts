@@ -207,10 +207,8 @@ async function main(): Promise<void> {
     console.log(row("relabel: the review action's round trip", relabel, 100));
     console.log(row("relabel, then the next trace page", relabelAndNext));
 
-    // QUEUE: the review queue's next item (median and p95 of 20, target p95 < 100 ms) goes here
-    // once /review exists: time 2 warm-ups then 20 requests for the queue's next item (e.g. the
-    // /review page, or its next-item action after a review), and print it with row(..., 100).
-    console.log(`${"review queue: next item".padEnd(46)} (not built yet: the queue adds this figure)`);
+    // The queue's next item over HTTP has a benchmark of its own, on the same kind of database.
+    console.log(`${"review queue: next item".padEnd(46)} (npm run bench:queue times it)`);
 
     // The same pages without a bulk relabel, as the baseline for the figure during one.
     const pages = [`${runUrl}`, `${runUrl}?field=timezone&label=${other}`, `/traces/${singles[0]}`, `/`];
