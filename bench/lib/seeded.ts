@@ -15,7 +15,7 @@ export function copyDb(from: string, to: string): void {
 }
 
 /**
- * `prefix-ingested-N.db` (the run), `prefix-seeded-N.db` (the run with `seed` applied, made once)
+ * `big-ingested-N.db` (the run, shared), `prefix-seeded-N.db` (the run with `seed` applied, made once)
  * and `prefix-N.db` (the copy this benchmark writes to), in the benchmarks' folder; returns the last.
  */
 export async function seededDatabase(o: {
@@ -25,7 +25,7 @@ export async function seededDatabase(o: {
   seed: (path: string) => void;
 }): Promise<string> {
   const dir = benchDir();
-  const ingested = join(dir, `${o.prefix}-ingested-${o.n}.db`);
+  const ingested = join(dir, `big-ingested-${o.n}.db`);
   const seeded = join(dir, `${o.prefix}-seeded-${o.n}.db`);
   const work = join(dir, `${o.prefix}-${o.n}.db`);
   if (!existsSync(seeded)) {
