@@ -172,7 +172,7 @@ export function BulkAddToSet({
               >
                 {busy === "adding" ? "Adding…" : `Add ${fields(count.total)}`}
               </button>
-            ) : (
+            ) : result ? null : (
               <button
                 type="submit"
                 disabled={busy !== ""}
