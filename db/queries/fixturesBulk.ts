@@ -99,7 +99,7 @@ function setNow(db: Db, setName: string): BulkAddCount["set"] {
 
 /**
  * How many fields a bulk add of this filter would write to the set, by expected label, and the
- * mark it counts at. Stops counting past `limit`; yields between slices of `budgetMs`.
+ * mark it counts at. Stops counting past `limit`; yields after each `budgetMs` of work.
  */
 export async function countBulkAdd(
   db: Db,
@@ -132,12 +132,12 @@ export async function countBulkAdd(
           break walk;
         }
       }
+      if (performance.now() - started > budget) {
+        await tick();
+        started = performance.now();
+      }
     }
     after = ids[ids.length - 1];
-    if (performance.now() - started > budget) {
-      await tick();
-      started = performance.now();
-    }
   }
   return out;
 }
@@ -184,7 +184,7 @@ export async function addFilterToSet(
     // one transaction, so a field's label cannot change between reading and writing it.
     const done = fixtureTransaction(db, () => {
       const t0 = performance.now();
-      const adds: TraceFieldAdd[] = [];
+      let fields = 0;
       let traces = 0;
       for (;;) {
         if (i >= ids.length) {
@@ -192,10 +192,12 @@ export async function addFilterToSet(
           i = 0;
           if (ids.length === 0) break;
         }
-        if (traces > 0 && (adds.length >= maxFields || performance.now() - t0 > budget)) break;
+        // The budget counts the writes too: each trace's fields are written as it is read.
+        if (traces > 0 && (fields >= maxFields || performance.now() - t0 > budget)) break;
         const traceId = ids[i++];
-        traces++;
         cursor = traceId;
+        traces++;
+        const adds: TraceFieldAdd[] = [];
         for (const x of selectAsOf(db, spec.filter, spec.field, mark.seenReviewId, traceId)) {
           if (x.changed && x.current) {
             out.changed++;
@@ -216,11 +218,11 @@ export async function addFilterToSet(
           if (!e) out.noLabel++;
           else adds.push({ traceId, field: x.field, expected: e.label, note: e.note });
         }
-      }
-      if (adds.length > 0) {
+        if (adds.length === 0) continue;
         for (const f of writeTraceFields(db, set.name, reviewer, adds).fixtures) out[f.outcome]++;
-        out.batches++;
+        fields += adds.length;
       }
+      if (fields > 0) out.batches++;
       return ids.length === 0;
     });
     if (done) break;
