@@ -222,4 +222,10 @@ test("the run page's bulk add counts, confirms and adds; deleting a run names it
   await look(page, "run-delete-dialog", true);
   await del.getByRole("button", { name: "Cancel" }).click();
   await expect(overview.row(RUN)).toBeVisible();
+
+  // An unknown set or fixture answers 404 and says which kind of name was not found.
+  for (const path of ["/fixtures/no-such-set", `/fixtures/${BULK_SET}/${"0".repeat(64)}`]) {
+    expect((await page.goto(path))?.status()).toBe(404);
+    await expect(page.getByTestId("not-found")).toContainText("no fixture set, or no fixture in that set");
+  }
 });
