@@ -52,13 +52,20 @@ export function DeleteRunButton({ name, traces }: { name: string; traces: number
                 </>
               )}
             </span>{" "}
-            and the run's rejected lines. Probes and other runs are not touched, and{" "}
-            <span data-testid="delete-fixtures">
-              {impact === null
-                ? "fixtures made from its traces"
-                : `the ${n(impact.fixtures)} fixture${impact.fixtures === 1 ? "" : "s"} made from its traces`}
-            </span>{" "}
-            stay in their sets with their own copy.
+            and the run's rejected lines. Probes and other runs are not touched
+            {impact?.fixtures === 0 ? (
+              "."
+            ) : (
+              <>
+                , and{" "}
+                <span data-testid="delete-fixtures">
+                  {impact === null
+                    ? "fixtures made from its traces"
+                    : `the ${n(impact.fixtures)} fixture${impact.fixtures === 1 ? "" : "s"} made from its traces`}
+                </span>{" "}
+                stay in their sets with their own copy.
+              </>
+            )}
           </p>
           <input type="hidden" name="name" value={name} />
           <input type="hidden" name="traces" value={traces} />
