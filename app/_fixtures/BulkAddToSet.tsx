@@ -2,17 +2,22 @@
 
 import Link from "next/link";
 import { useRef, useState } from "react";
+import { LabelChip } from "@/app/_components/LabelChip";
 import { type ReviewerState, useReviewer } from "@/app/_review/useReviewer";
-import { BULK_ADD_MAX } from "@/lib/fixtures/limits";
+import type { BulkAddCount } from "@/db/queries/fixturesBulk";
+import { LABEL_KEYS } from "@/lib/review/humanLabel";
 import { FIXTURE_SET_STORAGE_KEY } from "@/lib/review/keys";
-import { type BulkAddResultView, bulkAddToSetAction } from "./actions";
+import { type BulkAddResultView, bulkAddToSetAction, countBulkAddAction } from "./actions";
 
 const n = (x: number) => x.toLocaleString("en-US");
+const fields = (x: number) => `${n(x)} ${x === 1 ? "field" : "fields"}`;
 
 /**
  * Adds every field the run page's filter shows to a fixture set, each with its current human label
- * as the expected one (fields without one are skipped and counted). Filter by a human label first
- * (reviewed, differs from ours) to keep what reviewers judged.
+ * as the expected one: name the set, count, confirm the count, then see what was added. Fields with
+ * no human label are skipped and counted; a field someone reviews after the count is skipped and
+ * listed (the add writes what was confirmed). Filter by a human label first (reviewed, differs
+ * from ours) to keep what reviewers judged.
  */
 export function BulkAddToSet({
   run,
@@ -30,11 +35,15 @@ export function BulkAddToSet({
   const reviewer = useReviewer(server);
   const dialog = useRef<HTMLDialogElement>(null);
   const input = useRef<HTMLInputElement>(null);
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<BulkAddResultView | null>(null);
+  const [busy, setBusy] = useState<"" | "counting" | "adding">("");
+  const [count, setCount] = useState<(BulkAddCount & { setName: string }) | null>(null);
+  const [result, setResult] = useState<Extract<BulkAddResultView, { ok: true }> | null>(null);
+  const [error, setError] = useState("");
 
   const open = () => {
+    setCount(null);
     setResult(null);
+    setError("");
     dialog.current?.showModal();
     if (input.current) {
       try {
@@ -46,24 +55,53 @@ export function BulkAddToSet({
     }
   };
 
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault();
+  const countFields = async () => {
     const set = input.current?.value.trim() ?? "";
-    let name = reviewer.name;
-    if (!name && reviewer.source === "browser") name = await reviewer.ask();
-    if (!name) return setResult({ ok: false, error: "say who is reviewing first" });
-    setBusy(true);
-    const r = await bulkAddToSetAction({ run, query, field, set });
-    setBusy(false);
-    setResult(r);
-    if (r.ok)
-      try {
-        localStorage.setItem(FIXTURE_SET_STORAGE_KEY, r.set);
-      } catch {
-        // Private mode: nothing to remember.
-      }
+    if (set === "") return setError("Name the set to add to (a new name makes a new set).");
+    setBusy("counting");
+    setError("");
+    setResult(null);
+    const r = await countBulkAddAction({ run, query, field, set });
+    setBusy("");
+    if (r.ok) setCount({ ...r, setName: set });
+    else setError(r.error);
   };
 
+  const add = async () => {
+    if (!count) return;
+    let name = reviewer.name;
+    if (!name && reviewer.source === "browser") name = await reviewer.ask();
+    if (!name) return setError("Say who is reviewing first: your name goes with each fixture.");
+    setBusy("adding");
+    setError("");
+    const r = await bulkAddToSetAction({
+      run,
+      query,
+      field,
+      set: count.setName,
+      total: count.total,
+      seenReviewId: count.seenReviewId,
+      lastTraceId: count.lastTraceId,
+    });
+    setBusy("");
+    if (!r.ok) return setError(r.error);
+    setCount(null);
+    setResult(r);
+    try {
+      localStorage.setItem(FIXTURE_SET_STORAGE_KEY, r.set);
+    } catch {
+      // Private mode: nothing to remember.
+    }
+  };
+
+  const submit = (e: React.FormEvent) => {
+    e.preventDefault();
+    if (busy) return;
+    if (count && !count.overLimit && count.total > 0) void add();
+    else void countFields();
+  };
+
+  const canAdd = count !== null && !count.overLimit && count.total > 0;
   return (
     <>
       <button
@@ -78,7 +116,7 @@ export function BulkAddToSet({
       <dialog
         ref={dialog}
         aria-labelledby="bulk-add-title"
-        className="m-auto w-[min(30rem,calc(100vw-2rem))] rounded-lg border border-slate-200 p-0 shadow-xl backdrop:bg-slate-900/30"
+        className="m-auto w-[min(32rem,calc(100vw-2rem))] rounded-lg border border-slate-200 p-0 shadow-xl backdrop:bg-slate-900/30"
         data-testid="bulk-add-dialog"
       >
         <form onSubmit={submit} className="space-y-3 p-4">
@@ -88,8 +126,7 @@ export function BulkAddToSet({
           <p className="text-sm text-slate-600">
             Filter <span className="font-mono text-xs break-all">{filterText || "none (the whole run)"}</span>
             , field <span className="font-mono">{field === "*" ? "any field" : field}</span>. Each field's
-            current human label becomes its expected label; fields without one are skipped. At most{" "}
-            {n(BULK_ADD_MAX)} fields at a time.
+            current human label becomes its expected label; fields without one are skipped.
           </p>
           <label className="block text-xs font-medium text-slate-600" htmlFor="bulk-add-set">
             Set name (a new name makes a new set)
@@ -99,51 +136,162 @@ export function BulkAddToSet({
             ref={input}
             required
             maxLength={100}
+            autoComplete="off"
+            onChange={() => {
+              setCount(null);
+              setResult(null);
+            }}
             className="w-full rounded border border-slate-300 px-2 py-1 font-mono text-sm"
             data-testid="bulk-add-set"
           />
-          {result ? (
-            result.ok ? (
-              <p
-                role="status"
-                className="rounded bg-emerald-50 p-2 text-sm text-emerald-900"
-                data-testid="bulk-add-result"
-              >
-                {n(result.added)} added, {n(result.relabelled)} relabelled, {n(result.unchanged)} already
-                there, {n(result.skipped)} skipped (no human label)
-                {result.truncated
-                  ? `; stopped at ${n(result.limit)} fields: narrow the filter for the rest`
-                  : ""}
-                .{" "}
-                <Link href={`/fixtures/${encodeURIComponent(result.set)}`} className="underline">
-                  Open {result.set}
-                </Link>
-              </p>
-            ) : (
-              <p role="alert" className="rounded bg-red-50 p-2 text-sm text-red-800">
-                {result.error}
-              </p>
-            )
+          {count ? <CountNote count={count} reviewer={reviewer.name} /> : null}
+          {result ? <ResultNote result={result} /> : null}
+          {error ? (
+            <p
+              role="alert"
+              className="rounded bg-red-50 p-2 text-sm text-red-800"
+              data-testid="bulk-add-error"
+            >
+              {error}
+            </p>
           ) : null}
-          <div className="flex justify-end gap-2">
+          <div className="flex flex-wrap justify-end gap-2">
             <button
               type="button"
               onClick={() => dialog.current?.close()}
               className="rounded border border-slate-300 px-3 py-1.5 text-sm"
             >
-              Close
+              {result ? "Close" : "Cancel"}
             </button>
-            <button
-              type="submit"
-              disabled={busy}
-              className="rounded bg-indigo-700 px-3 py-1.5 text-sm text-white disabled:opacity-60"
-              data-testid="bulk-add-submit"
-            >
-              {busy ? "Adding…" : "Add"}
-            </button>
+            {canAdd ? (
+              <button
+                type="submit"
+                disabled={busy !== ""}
+                className="rounded bg-indigo-700 px-3 py-1.5 text-sm text-white disabled:opacity-60"
+                data-testid="bulk-add-confirm"
+              >
+                {busy === "adding" ? "Adding…" : `Add ${fields(count.total)}`}
+              </button>
+            ) : result ? null : (
+              <button
+                type="submit"
+                disabled={busy !== ""}
+                className="rounded bg-slate-900 px-3 py-1.5 text-sm text-white disabled:opacity-60"
+                data-testid="bulk-add-count"
+              >
+                {busy === "counting" ? "Counting…" : "Count the fields"}
+              </button>
+            )}
           </div>
         </form>
       </dialog>
     </>
+  );
+}
+
+/** The count the reviewer confirms: how many fields, by expected label, into which set. */
+function CountNote({
+  count,
+  reviewer,
+}: {
+  count: BulkAddCount & { setName: string };
+  reviewer: string | null;
+}) {
+  const into = count.set ? (
+    <>
+      the set <span className="font-mono font-semibold">{count.set.name}</span> ({n(count.set.fixtures)}{" "}
+      {count.set.fixtures === 1 ? "fixture" : "fixtures"} now)
+    </>
+  ) : (
+    <>
+      the new set <span className="font-mono font-semibold">{count.setName}</span>
+    </>
+  );
+  const skipped =
+    count.noLabel > 0
+      ? ` ${fields(count.noLabel)} the filter shows have no human label and are skipped.`
+      : "";
+  return (
+    <div
+      className={`rounded p-2 text-sm ${count.overLimit ? "bg-amber-50 text-amber-950" : "bg-indigo-50 text-indigo-950"}`}
+      data-testid="bulk-add-counted"
+      data-total={count.total}
+      data-over-limit={count.overLimit ? "yes" : "no"}
+    >
+      {count.overLimit ? (
+        <p>
+          More than <strong>{fields(count.limit)}</strong> with a human label: one bulk add takes at most{" "}
+          {n(count.limit)}. Narrow the filter (a label, a human label, a search) and count again.
+        </p>
+      ) : count.total === 0 ? (
+        <p>No field this filter shows has a human label: nothing to add.{skipped}</p>
+      ) : (
+        <>
+          <p>
+            <strong>{fields(count.total)}</strong> will go into {into}, each with its human label as the
+            expected one, added by <strong>{reviewer ?? "you"}</strong>.{skipped}
+          </p>
+          <p className="mt-1 flex flex-wrap items-center gap-1.5" data-testid="bulk-add-labels">
+            {LABEL_KEYS.filter((l) => count.labels[l]).map((l) => (
+              <span key={l} className="inline-flex items-center gap-1">
+                <LabelChip label={l} /> <span className="tabular-nums">{n(count.labels[l] ?? 0)}</span>
+              </span>
+            ))}
+          </p>
+          <p className="mt-1 text-xs">
+            A field already in the set gets the new expected label (kept in its history). A field someone
+            reviews from now on is skipped and listed, never added with a label you did not see.
+          </p>
+        </>
+      )}
+    </div>
+  );
+}
+
+/** What the add did, with the fields skipped because someone reviewed them after the count. */
+function ResultNote({ result }: { result: Extract<BulkAddResultView, { ok: true }> }) {
+  return (
+    <div
+      role="status"
+      className="rounded bg-emerald-50 p-2 text-sm text-emerald-900"
+      data-testid="bulk-add-result"
+    >
+      <p>
+        {result.created ? "New set " : "Set "}
+        <span className="font-mono">{result.set}</span>:{" "}
+        <strong data-testid="bulk-added">{n(result.added)}</strong> added, {n(result.relabelled)} relabelled,{" "}
+        {n(result.unchanged)} already there
+        {result.noLabel > 0 ? `, ${n(result.noLabel)} skipped (no human label)` : ""}
+        {result.changed > 0 ? (
+          <>
+            , <strong data-testid="bulk-add-changed">{n(result.changed)}</strong> skipped (reviewed after the
+            count)
+          </>
+        ) : null}
+        .{" "}
+        <Link
+          href={`/fixtures/${encodeURIComponent(result.set)}`}
+          className="underline"
+          data-testid="bulk-add-open-set"
+        >
+          Open {result.set}
+        </Link>
+      </p>
+      {result.changes.length > 0 ? (
+        <ul className="mt-1 flex flex-wrap gap-x-3 gap-y-1 text-xs" data-testid="bulk-add-changes">
+          {result.changes.map((c) => (
+            <li key={`${c.traceId}/${c.field}`}>
+              <a href={`/traces/${c.traceId}`} className="font-mono text-indigo-700 hover:underline">
+                #{c.traceId}
+              </a>{" "}
+              {c.field}: {c.review.reviewer} {c.review.label ?? "cleared"}
+            </li>
+          ))}
+          {result.changed > result.changes.length ? (
+            <li>and {n(result.changed - result.changes.length)} more</li>
+          ) : null}
+        </ul>
+      ) : null}
+    </div>
   );
 }

@@ -2,18 +2,22 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
+import { BulkScopeSchema, bulkScope } from "@/app/_review/bulkScope";
 import { currentReviewer } from "@/app/_review/reviewer";
 import { getDb } from "@/db/client";
 import { runDeletionImpact } from "@/db/queries/fixtureList";
 import { syncSeedSet } from "@/db/queries/fixtureSeed";
 import { addHumanFields } from "@/db/queries/fixtures";
-import { addFilterToSet, BULK_ADD_MAX, type BulkAddResult } from "@/db/queries/fixturesBulk";
+import {
+  addFilterToSet,
+  type BulkAddCount,
+  type BulkAddResult,
+  countBulkAdd,
+} from "@/db/queries/fixturesBulk";
 import { getRunSummary } from "@/db/queries/runs";
 import { FixtureError } from "@/lib/fixtures/errors";
 import { SEED_SET, SetNameSchema } from "@/lib/fixtures/setName";
-import { ANY_FIELD } from "@/lib/ingest/tags";
 import { describeZodError, ReviewerSchema } from "@/lib/review/contract";
-import { parseTraceFilter } from "@/lib/traceFilter";
 
 const AddSchema = z.object({
   traceId: z.number().int().positive(),
@@ -81,41 +85,67 @@ export async function writableSetNamesAction(): Promise<string[]> {
     .all(SEED_SET) as string[];
 }
 
-const BulkSchema = z.object({
-  run: z.string().min(1).max(500),
-  /** The run page's query string (its filter). */
-  query: z.string().max(4000),
-  field: z.string().min(1).max(200),
-  set: SetNameSchema,
+const BulkCountSchema = BulkScopeSchema.extend({ set: SetNameSchema });
+
+export type BulkAddCountView = ({ ok: true } & BulkAddCount) | { ok: false; error: string };
+
+/**
+ * How many fields adding the run page's filter to a set would write, by expected label, with the
+ * mark it counts at: the count the reviewer confirms before anything is written.
+ */
+export async function countBulkAddAction(input: unknown): Promise<BulkAddCountView> {
+  const parsed = BulkCountSchema.safeParse(input);
+  if (!parsed.success) return { ok: false, error: describeZodError(parsed.error) };
+  const s = bulkScope(parsed.data);
+  if (s.error !== undefined) return { ok: false, error: s.error };
+  try {
+    syncSeedSet(s.db);
+    const c = await countBulkAdd(
+      s.db,
+      { runId: s.runId, filter: s.filter, field: parsed.data.field },
+      parsed.data.set,
+    );
+    return { ok: true, ...c };
+  } catch (e) {
+    if (e instanceof FixtureError) return { ok: false, error: e.message };
+    console.error("counting a bulk add to a fixture set failed", e);
+    return { ok: false, error: "the fields could not be counted: try again" };
+  }
+}
+
+const BulkAddSchema = BulkCountSchema.extend({
+  total: z.number().int().nonnegative(),
+  seenReviewId: z.number().int().nonnegative(),
+  lastTraceId: z.number().int().nonnegative(),
 });
 
 export type BulkAddResultView =
-  | ({ ok: true; limit: number } & BulkAddResult)
+  | ({ ok: true } & BulkAddResult)
   | { ok: false; error: string; needsReviewer?: true };
 
-/** Adds every field a run page's filter shows to a set, each with its current human label. */
+/**
+ * Adds what the reviewer confirmed (the count's fields, as of its mark) to the set, each with its
+ * human label; fields reviewed since the count are skipped and listed.
+ */
 export async function bulkAddToSetAction(input: unknown): Promise<BulkAddResultView> {
-  const parsed = BulkSchema.safeParse(input);
+  const parsed = BulkAddSchema.safeParse(input);
   if (!parsed.success) return { ok: false, error: describeZodError(parsed.error) };
   const d = parsed.data;
   const who = await currentReviewer();
   if (!who.name) return { ok: false, error: "say who is reviewing first", needsReviewer: true };
-  const db = getDb();
-  const run = getRunSummary(db, d.run);
-  if (!run) return { ok: false, error: `there is no run "${d.run}"` };
-  if (d.field !== ANY_FIELD && !run.fields.some((f) => f.field === d.field))
-    return { ok: false, error: `run "${run.name}" has no field "${d.field}"` };
-  const filter = parseTraceFilter(Object.fromEntries(new URLSearchParams(d.query)));
+  const s = bulkScope(d);
+  if (s.error !== undefined) return { ok: false, error: s.error };
   try {
-    syncSeedSet(db);
+    syncSeedSet(s.db);
     const r = await addFilterToSet(
-      db,
-      { runId: run.id, filter: { ...filter, field: d.field }, field: d.field },
+      s.db,
+      { runId: s.runId, filter: s.filter, field: d.field },
+      { total: d.total, seenReviewId: d.seenReviewId, lastTraceId: d.lastTraceId },
       d.set,
       who.name,
     );
     revalidatePath("/fixtures");
-    return { ok: true, limit: BULK_ADD_MAX, ...r };
+    return { ok: true, ...r };
   } catch (e) {
     if (e instanceof FixtureError) return { ok: false, error: e.message };
     console.error("bulk add to a fixture set failed", e);

@@ -53,7 +53,7 @@ export function DeleteRunButton({ name, traces }: { name: string; traces: number
               )}
             </span>{" "}
             and the run's rejected lines. Probes and other runs are not touched
-            {impact !== null && impact.fixtures === 0 ? (
+            {impact?.fixtures === 0 ? (
               "."
             ) : (
               <>

@@ -3,35 +3,16 @@
 import { z } from "zod";
 import { getDb } from "@/db/client";
 import { BulkError, bulkSkips, cancelBulk, countBulk, getBulkJob, startBulk } from "@/db/queries/bulkReviews";
-import { getRunSummary } from "@/db/queries/runs";
-import { ANY_FIELD } from "@/lib/ingest/tags";
 import { LabelSchema } from "@/lib/probe/schema";
 import { describeZodError, NoteSchema } from "@/lib/review/contract";
-import { parseTraceFilter } from "@/lib/traceFilter";
 import { launchBulk, resumeBulkJobs } from "./bulkProcess";
+import { BulkScopeSchema, bulkScope } from "./bulkScope";
 import { type BulkJobView, bulkJobView } from "./bulkView";
 import { currentReviewer } from "./reviewer";
 
-const ScopeSchema = z.object({
-  run: z.string().min(1).max(500),
-  /** The run page's query string (its filter). */
-  query: z.string().max(4000),
-  field: z.string().min(1).max(200),
-});
-
 type Fail = { ok: false; error: string };
 
-function scopeOf(input: z.infer<typeof ScopeSchema>) {
-  const db = getDb();
-  const run = getRunSummary(db, input.run);
-  if (!run) return { error: `there is no run "${input.run}"` } as const;
-  if (input.field !== ANY_FIELD && !run.fields.some((f) => f.field === input.field))
-    return { error: `run "${run.name}" has no field "${input.field}"` } as const;
-  const filter = parseTraceFilter(Object.fromEntries(new URLSearchParams(input.query)));
-  return { db, run, filter: { ...filter, after: undefined, before: undefined, field: input.field } } as const;
-}
-
-const CountSchema = ScopeSchema.extend({ label: LabelSchema.nullable() });
+const CountSchema = BulkScopeSchema.extend({ label: LabelSchema.nullable() });
 
 /** How many fields a bulk relabel of the run page's filter would write, and the mark it counts at. */
 export async function countBulkAction(
@@ -39,10 +20,10 @@ export async function countBulkAction(
 ): Promise<{ ok: true; total: number; seenReviewId: number; lastTraceId: number } | Fail> {
   const parsed = CountSchema.safeParse(input);
   if (!parsed.success) return { ok: false, error: describeZodError(parsed.error) };
-  const s = scopeOf(parsed.data);
-  if ("error" in s) return { ok: false, error: s.error as string };
+  const s = bulkScope(parsed.data);
+  if (s.error !== undefined) return { ok: false, error: s.error };
   const mark = await countBulk(s.db, {
-    runId: s.run.id,
+    runId: s.runId,
     filter: s.filter,
     field: parsed.data.field,
     label: parsed.data.label,
@@ -63,13 +44,13 @@ export async function startBulkAction(input: unknown): Promise<{ ok: true; job: 
   if (!parsed.success) return { ok: false, error: describeZodError(parsed.error) };
   const who = await currentReviewer();
   if (!who.name) return { ok: false, error: "say who is reviewing first" };
-  const s = scopeOf(parsed.data);
-  if ("error" in s) return { ok: false, error: s.error as string };
+  const s = bulkScope(parsed.data);
+  if (s.error !== undefined) return { ok: false, error: s.error };
   const d = parsed.data;
   try {
     const job = startBulk(
       s.db,
-      { runId: s.run.id, filter: s.filter, field: d.field, label: d.label },
+      { runId: s.runId, filter: s.filter, field: d.field, label: d.label },
       { total: d.total, seenReviewId: d.seenReviewId, lastTraceId: d.lastTraceId },
       { reviewer: who.name, note: d.note },
     );

@@ -96,7 +96,9 @@ export function ConfusionTable({
                         {n.toLocaleString("en-US")}
                       </Link>
                     ) : (
-                      <span className="text-slate-300">{n === 0 ? "·" : n.toLocaleString("en-US")}</span>
+                      <span className={n === 0 ? "text-slate-300" : "text-slate-900"}>
+                        {n === 0 ? "·" : n.toLocaleString("en-US")}
+                      </span>
                     )}
                   </td>
                 );

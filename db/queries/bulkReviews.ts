@@ -9,38 +9,19 @@
  * at that mark (its review as of then); one whose review changed since is skipped and listed,
  * never overwritten; traces ingested since are left alone.
  */
-import type Database from "better-sqlite3";
-import type { TraceScore } from "../../lib/probe/score";
-import { type FieldFacts, selectedFields, withoutHuman } from "../../lib/review/fieldFilter";
 import type { Db } from "../client";
 import { type BulkJob, type BulkMark, type BulkSpec, getBulkJob, pageless } from "./bulkJobs";
+import { candidatesAfter, selectAsOf, takeMark } from "./bulkSelection";
 import { reviewTransaction, writeReviews } from "./reviews";
-import { matchingIdsAfter } from "./traceList";
 
 export const BULK_MAX_FIELDS = 5_000;
 /** A batch stops taking traces after this much work, so it never holds the writer lock or the server's thread long. */
 export const BULK_BUDGET_MS = 30;
-const IDS_PER_READ = 256;
 
 interface Target {
   traceId: number;
   items: { field: string; base: number | null }[];
   skips: { field: string; reviewId: number }[];
-}
-
-type Stmt = Database.Statement<unknown[]>;
-const statements = new WeakMap<Db["sqlite"], { row: Stmt; reviews: Stmt }>();
-
-function prepared(db: Db) {
-  let s = statements.get(db.sqlite);
-  if (!s) {
-    s = {
-      row: db.sqlite.prepare("SELECT result, human, recorded FROM traces WHERE id = ?"),
-      reviews: db.sqlite.prepare("SELECT id, field, label FROM reviews WHERE trace_id = ? ORDER BY id"),
-    };
-    statements.set(db.sqlite, s);
-  }
-  return s;
 }
 
 /**
@@ -54,43 +35,13 @@ function idsAreTargets(spec: BulkSpec): boolean {
 
 /** One candidate trace: its selected fields as of the mark, split into writes and skips. */
 function targetOf(db: Db, spec: BulkSpec, seen: number, traceId: number): Target {
-  const q = prepared(db);
   const out: Target = { traceId, items: [], skips: [] };
-  const row = q.row.get(traceId) as
-    | { result: string; human: string | null; recorded: string | null }
-    | undefined;
-  if (!row) return out;
-  const score = JSON.parse(row.result) as TraceScore;
-  const imported = row.human ? (JSON.parse(row.human) as Record<string, string>) : {};
-  const recorded = row.recorded ? (JSON.parse(row.recorded) as Record<string, string>) : {};
-  const asOf = new Map<string, { id: number; label: string | null }>();
-  const current = new Map<string, { id: number; label: string | null }>();
-  for (const r of q.reviews.all(traceId) as { id: number; field: string; label: string | null }[]) {
-    current.set(r.field, r);
-    if (r.id <= seen) asOf.set(r.field, r);
-  }
-  const facts: FieldFacts[] = Object.entries(score.fields).map(([field, f]) => ({
-    field,
-    ours: f.label,
-    reasons: f.reasons ?? [],
-    flags: [...f.flags, ...(score.side_effect?.fields[field]?.flags ?? [])],
-    recorded: recorded[field],
-    imported: imported[field],
-    review: asOf.get(field),
-  }));
-  for (const x of selectedFields(spec.filter, spec.field, facts)) {
-    const cur = current.get(x.field);
-    if (cur && cur.id > seen) out.skips.push({ field: x.field, reviewId: cur.id });
-    else if (spec.label !== null || cur?.label) out.items.push({ field: x.field, base: cur?.id ?? null });
+  for (const x of selectAsOf(db, spec.filter, spec.field, seen, traceId)) {
+    if (x.changed && x.current) out.skips.push({ field: x.field, reviewId: x.current.id });
+    else if (spec.label !== null || x.current?.label)
+      out.items.push({ field: x.field, base: x.current?.id ?? null });
   }
   return out;
-}
-
-/** The ids a job walks: the filter without its human part (evaluated per field, as of the mark). */
-function candidates(db: Db, spec: BulkSpec, after: number, last: number): number[] {
-  const ids = matchingIdsAfter(db, spec.runId, withoutHuman(spec.filter), spec.field, after, IDS_PER_READ);
-  const i = ids.findIndex((id) => id > last);
-  return i < 0 ? ids : ids.slice(0, i);
 }
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -101,16 +52,12 @@ const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
  */
 export async function countBulk(db: Db, input: BulkSpec): Promise<BulkMark> {
   const spec = { ...input, filter: pageless(input.filter) };
-  const seenReviewId = db.sqlite.prepare("SELECT coalesce(max(id), 0) FROM reviews").pluck().get() as number;
-  const lastTraceId = (db.sqlite
-    .prepare("SELECT max(id) FROM traces WHERE run_id = ?")
-    .pluck()
-    .get(spec.runId) ?? 0) as number;
+  const { seenReviewId, lastTraceId } = takeMark(db, spec.runId);
   let total = 0;
   let after = 0;
   let started = performance.now();
   for (;;) {
-    const ids = candidates(db, spec, after, lastTraceId);
+    const ids = candidatesAfter(db, spec, after, lastTraceId);
     if (ids.length === 0) break;
     if (idsAreTargets(spec)) total += ids.length;
     else for (const id of ids) total += targetOf(db, spec, seenReviewId, id).items.length;
@@ -148,7 +95,7 @@ export function bulkStep(
     let skipped = 0;
     let done = false;
     outer: for (;;) {
-      const ids = candidates(db, job, cursor, job.lastTraceId);
+      const ids = candidatesAfter(db, job, cursor, job.lastTraceId);
       if (ids.length === 0) {
         done = true;
         break;

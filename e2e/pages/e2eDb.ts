@@ -5,13 +5,26 @@ import Database from "better-sqlite3";
 /** The database the e2e server reads (e2e/serve.js creates it fresh for every run). */
 export const E2E_DB = resolve(process.cwd(), process.env.E2E_TMP ?? "e2e/.tmp", "e2e.db");
 
-/** Runs the CLI against the e2e database; the server sees the new rows on its next request. */
-export function cli(args: string[]): string {
+/**
+ * Runs the CLI against the e2e database (or `db`); the server sees the new rows on its next
+ * request. Throws when it exits non-zero.
+ */
+export function cli(args: string[], db = E2E_DB): string {
   return execFileSync(process.execPath, [resolve(process.cwd(), "bin", "assumeprobe.js"), ...args], {
-    env: { ...process.env, ASSUMEPROBE_DB: E2E_DB },
+    env: { ...process.env, ASSUMEPROBE_DB: db },
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024,
   });
+}
+
+/** The CLI's exit status and output, whatever the status (a tripwire's exit 1 is an answer). */
+export function cliStatus(args: string[], db = E2E_DB): { status: number; stdout: string; stderr: string } {
+  try {
+    return { status: 0, stdout: cli(args, db), stderr: "" };
+  } catch (e) {
+    const err = e as { status: number | null; stdout: string; stderr: string };
+    return { status: err.status ?? -1, stdout: err.stdout, stderr: err.stderr };
+  }
 }
 
 export interface IngestSummary {

@@ -11,8 +11,9 @@ const enc = encodeURIComponent;
 /**
  * Every page of the dashboard over the demo data: the overview, a run (and a deep page of the
  * biggest one), a trace of each demo payload shape (chat completions, Responses, Anthropic, a
- * fenced call, When2Call), compare with and without parameters, probes, a probe, upload and a
- * 404. Read from the database the server serves, so ids are real.
+ * fenced call, When2Call), compare with and without parameters, probes, a probe, the fixture
+ * sets (the seed, a set with its re-runs and flips, its failing fixtures, one fixture), upload and
+ * a 404. Read from the database the server serves, so ids are real.
  */
 export function everyPage(db: Database.Database): PageToVisit[] {
   const one = <T>(sql: string, ...args: unknown[]) => db.prepare(sql).get(...args) as T | undefined;
@@ -51,6 +52,25 @@ export function everyPage(db: Database.Database): PageToVisit[] {
   if (probe) pages.push({ name: "probe", path: `/probes/${enc(probe.id)}` });
   const w2c = one<{ id: string }>("SELECT id FROM probes WHERE id LIKE 'when2call:%' ORDER BY id LIMIT 1");
   if (w2c) pages.push({ name: "probe-when2call", path: `/probes/${enc(w2c.id)}` });
+  pages.push({ name: "fixtures", path: "/fixtures" });
+  pages.push({ name: "fixture-set-seed", path: "/fixtures/seed" });
+  // The set of one's own with the most re-runs (the demo's has a flip), and its failing fixture.
+  const set = one<{ id: number; name: string }>(
+    `SELECT s.id, s.name FROM fixture_sets s WHERE s.builtin = 0
+     ORDER BY (SELECT count(*) FROM fixture_runs r WHERE r.set_id = s.id) DESC, s.id LIMIT 1`,
+  );
+  if (set) {
+    pages.push({ name: "fixture-set", path: `/fixtures/${enc(set.name)}` });
+    pages.push({ name: "fixture-set-failing", path: `/fixtures/${enc(set.name)}?show=failing` });
+    const f = one<{ identity: string }>(
+      `SELECT f.identity FROM fixtures f LEFT JOIN fixture_results x ON x.fixture_id = f.id
+         AND x.run_id = (SELECT max(id) FROM fixture_runs WHERE set_id = ?)
+       WHERE f.set_id = ? ORDER BY coalesce(x.passed, 1), f.id LIMIT 1`,
+      set.id,
+      set.id,
+    );
+    if (f) pages.push({ name: "fixture", path: `/fixtures/${enc(set.name)}/${f.identity}` });
+  }
   pages.push({ name: "upload", path: "/upload" });
   pages.push({ name: "ingests", path: "/ingests" });
   const ingest = one<{ id: number }>("SELECT id FROM ingest_batches ORDER BY id DESC LIMIT 1");

@@ -43,3 +43,26 @@ export async function shoot(
   }
   return files;
 }
+
+/**
+ * Screenshots of the page as it is now (an open dialog, a result shown) at each width, without a
+ * reload, as `shots/NAME-WIDTH.png` (the whole page, or with `screen` what the screen shows: a
+ * dialog); the viewport is put back after. Returns the page's scrollWidth at each width (wider
+ * than the viewport: something overflows).
+ */
+export async function shootAsIs(
+  page: Page,
+  name: string,
+  { screen = false, widths = SHOT_WIDTHS }: { screen?: boolean; widths?: readonly number[] } = {},
+): Promise<Map<number, number>> {
+  mkdirSync(SHOTS_DIR, { recursive: true });
+  const size = page.viewportSize() ?? { width: 1440, height: 900 };
+  const scroll = new Map<number, number>();
+  for (const width of widths) {
+    await page.setViewportSize({ width, height: width < 600 ? 844 : 900 });
+    await page.screenshot({ path: join(SHOTS_DIR, `${name}-${width}.png`), fullPage: !screen });
+    scroll.set(width, await page.evaluate(() => document.documentElement.scrollWidth));
+  }
+  await page.setViewportSize(size);
+  return scroll;
+}
