@@ -77,12 +77,6 @@ export function everyPage(db: Database.Database): PageToVisit[] {
   if (ingest) pages.push({ name: "ingest", path: `/ingests/${ingest.id}` });
   pages.push({ name: "review-queue", path: "/review" });
   pages.push({ name: "agreement", path: "/agreement" });
-  pages.push({ name: "fixtures", path: "/fixtures" });
-  pages.push({ name: "fixture-set-seed", path: "/fixtures/seed" });
-  const curated = one<{ name: string }>(
-    "SELECT name FROM fixture_sets WHERE name <> 'seed' ORDER BY id LIMIT 1",
-  );
-  if (curated) pages.push({ name: "fixture-set", path: `/fixtures/${enc(curated.name)}` });
   pages.push({ name: "not-found", path: "/runs/no-such-run" });
   return pages;
 }
