@@ -149,7 +149,7 @@ export class RecordReader {
 
   /** A When2Call line: its probe stored, its four candidate answers as records (counted as one line). */
   private when2call(at: RecordOrigin, rec: SplitRecord) {
-    const c = convertWhen2Call(rec.value, rec.line);
+    const c = convertWhen2Call(rec.value, rec.line, at.defaultRun);
     if (!c.ok) return this.reject(at, rec, c.reason);
     const parsed = ProbeSchema.safeParse(c.probe);
     if (!parsed.success) return this.reject(at, rec, `probe: ${describeIssues(parsed.error)}`);

@@ -1,0 +1,410 @@
+import type { Label } from "../probe/schema";
+import { questionSentences, splitSentences } from "../review/question";
+import { candidateGrams, wordCount } from "./grams";
+import { isContentTerm } from "./stopWords";
+import { termFinder } from "./termFinder";
+import type { LabelledField, SuggestionEvaluator, TermChange } from "./types";
+
+/**
+ * Suggestions (DESIGN.md, "Tuning the scorer"): from the fields whose human label is ASK and ours
+ * DRIFT, candidate terms (lib/tuning/grams.ts), ranked by net fixes: the misses a term fixes minus
+ * the fields with a human label other than ASK it would turn to ASK. And the reverse, where ours
+ * says ASK and humans said DRIFT: a term to remove, or the `question` rule. Greedy: each
+ * suggestion is counted on what the ones before it left, so the list is one draft in order and
+ * its top N can be saved together.
+ *
+ * The input is the scope: only the fields given are counted, so a caller that passes one run's
+ * labels ranks by that run alone.
+ *
+ * Counting: an addition is counted from the occurrences of its term in the texts of the field's
+ * DRIFT fields, kept where the evaluator accepts them (whole words for the lexicon) and, under the
+ * `question` rule, inside a question sentence. The chosen one is then checked field by field with
+ * the evaluator's label (the real scorer); should the two ever differ, the scorer's counts stand
+ * and the ranking is taken again. Removals and rule changes are counted with the scorer directly.
+ */
+
+/** How many source sentences a suggestion carries. */
+export const MAX_SOURCES = 3;
+/** How many suggestions a list holds unless told. */
+export const DEFAULT_SUGGESTIONS = 20;
+
+export interface SourceSentence {
+  /** The field it came from. */
+  key: string;
+  sentence: string;
+  /** The term inside the sentence, [start, end); null when it cannot be placed. */
+  mark: [number, number] | null;
+}
+
+export interface Suggestion {
+  change: TermChange;
+  /** Counted after the suggestions before it: misses fixed, and fields it would make wrong. */
+  fixes: number;
+  breaks: number;
+  net: number;
+  fixed: string[];
+  broken: string[];
+  /** Where the term came from (additions: inside a question when it could), with the term marked. */
+  sources: SourceSentence[];
+  /** An addition found inside a question sentence. */
+  inQuestion: boolean;
+}
+
+export interface SuggestOptions {
+  /** The most suggestions to list (default DEFAULT_SUGGESTIONS). */
+  limit?: number;
+}
+
+interface Candidate {
+  term: string;
+  fixes: number;
+  breaks: number;
+  items: number[];
+  inQuestion: boolean;
+  content: boolean;
+  words: number;
+}
+
+interface FieldState {
+  items: number[];
+  candidates: Candidate[];
+  /** Per item index: the candidates whose counts hold it. */
+  itemCandidates: Map<number, number[]>;
+  built: boolean;
+  reverse: Evaluated[] | null;
+  ruleChanged: boolean;
+}
+
+interface Evaluated {
+  change: TermChange;
+  fixes: number;
+  breaks: number;
+  fixed: number[];
+  broken: number[];
+  moves: { item: number; after: Label }[];
+  /** Sort keys for ties. */
+  inQuestion: boolean;
+  content: boolean;
+  words: number;
+  term: string;
+}
+
+/** A rule change touches every term of a field: on a tie, a term change goes first. */
+const RULE_TIES = { words: Number.MAX_SAFE_INTEGER } as const;
+
+/** Orders two suggestions: net, then fixes, then found in a question, a content word, fewer words, alphabetical. */
+function better(a: Evaluated | Candidate, b: Evaluated | Candidate): boolean {
+  const na = a.fixes - a.breaks;
+  const nb = b.fixes - b.breaks;
+  if (na !== nb) return na > nb;
+  if (a.fixes !== b.fixes) return a.fixes > b.fixes;
+  if (a.inQuestion !== b.inQuestion) return a.inQuestion;
+  if (a.content !== b.content) return a.content;
+  if (a.words !== b.words) return a.words < b.words;
+  return a.term < b.term;
+}
+
+export function suggestChanges(
+  items: readonly LabelledField[],
+  ev: SuggestionEvaluator,
+  options: SuggestOptions = {},
+): Suggestion[] {
+  const limit = options.limit ?? DEFAULT_SUGGESTIONS;
+  const cur: Label[] = items.map((i) => i.ours);
+  const lowerCache = new Map<number, string>();
+  const lower = (i: number) => {
+    let l = lowerCache.get(i);
+    if (l === undefined) {
+      l = items[i].text.toLowerCase();
+      lowerCache.set(i, l);
+    }
+    return l;
+  };
+  const questionCache = new Map<number, { start: number; end: number }[]>();
+  const questions = (i: number) => {
+    let q = questionCache.get(i);
+    if (q === undefined) {
+      q = questionSentences(lower(i)).map((s) => ({ start: s.start, end: s.end }));
+      questionCache.set(i, q);
+    }
+    return q;
+  };
+  const insideQuestion = (i: number, start: number, end: number) =>
+    questions(i).some((s) => s.start <= start && end <= s.end);
+
+  const fields = new Map<string, FieldState>();
+  items.forEach((it, i) => {
+    let f = fields.get(it.field);
+    if (!f) {
+      f = {
+        items: [],
+        candidates: [],
+        itemCandidates: new Map(),
+        built: false,
+        reverse: null,
+        ruleChanged: false,
+      };
+      fields.set(it.field, f);
+    }
+    f.items.push(i);
+  });
+
+  let draft: TermChange[] = [];
+
+  const buildAdditions = (field: string, f: FieldState) => {
+    f.built = true;
+    f.candidates = [];
+    f.itemCandidates = new Map();
+    const grams = new Map<string, boolean>();
+    for (const i of f.items) {
+      if (items[i].human !== "ASK" || cur[i] !== "DRIFT") continue;
+      for (const g of candidateGrams(items[i].text))
+        grams.set(g.term, (grams.get(g.term) ?? false) || g.inQuestion);
+    }
+    if (grams.size === 0) return;
+    const added = new Set(
+      draft.filter((c) => c.kind === "add" && c.field === field).map((c) => (c as { term: string }).term),
+    );
+    const terms = [...grams.keys()].filter((t) => !added.has(t));
+    const finder = termFinder(terms);
+    f.candidates = terms.map((term) => ({
+      term,
+      fixes: 0,
+      breaks: 0,
+      items: [],
+      inQuestion: grams.get(term) === true,
+      content: isContentTerm(term),
+      words: wordCount(term),
+    }));
+    const question = ev.rule(field, draft) === "question";
+    const seen = new Int32Array(terms.length).fill(-1);
+    for (const i of f.items) {
+      if (cur[i] !== "DRIFT") continue;
+      const text = lower(i);
+      if (text === "") continue;
+      const held: number[] = [];
+      finder.scan(text, (id, start, end) => {
+        if (seen[id] === i) return;
+        if (!ev.accepts(text, start, end)) return;
+        if (question && !insideQuestion(i, start, end)) return;
+        seen[id] = i;
+        held.push(id);
+      });
+      if (held.length === 0) continue;
+      f.itemCandidates.set(i, held);
+      const ask = items[i].human === "ASK";
+      for (const id of held) {
+        const c = f.candidates[id];
+        c.items.push(i);
+        if (ask) c.fixes++;
+        else c.breaks++;
+      }
+    }
+  };
+
+  /** Scores one change with the scorer on the given items: fixes and breaks as DESIGN.md counts them. */
+  const evaluate = (change: TermChange, on: readonly number[], extra: Partial<Evaluated> = {}): Evaluated => {
+    const next = [...draft, change];
+    const out: Evaluated = {
+      change,
+      fixes: 0,
+      breaks: 0,
+      fixed: [],
+      broken: [],
+      moves: [],
+      inQuestion: false,
+      content: true,
+      words: 0,
+      term: change.kind === "rule" ? "" : change.term,
+      ...extra,
+    };
+    for (const i of on) {
+      const before = cur[i];
+      const after = ev.label(items[i], next);
+      if (after === before) continue;
+      out.moves.push({ item: i, after });
+      const human = items[i].human;
+      let fix: boolean;
+      let brk: boolean;
+      if (after === "ASK") {
+        // DESIGN.md: a term is charged for every field with another human label it turns to ASK.
+        fix = human === "ASK";
+        brk = !fix;
+      } else {
+        fix = after === human;
+        brk = before === human;
+      }
+      if (fix) {
+        out.fixes++;
+        out.fixed.push(i);
+      } else if (brk) {
+        out.breaks++;
+        out.broken.push(i);
+      }
+    }
+    return out;
+  };
+
+  const buildReverse = (field: string, f: FieldState): Evaluated[] => {
+    const out: Evaluated[] = [];
+    const asked = f.items.filter((i) => cur[i] === "ASK");
+    const wrongAsk = asked.some((i) => items[i].human === "DRIFT");
+    const rule = ev.rule(field, draft);
+    if (wrongAsk) {
+      const added = new Set(
+        draft.filter((c) => c.kind === "add" && c.field === field).map((c) => (c as { term: string }).term),
+      );
+      for (const term of ev.removable(field, draft)) {
+        if (added.has(term)) continue;
+        const needle = term.toLowerCase().replace(/\*$/, "");
+        const on = asked.filter((i) => lower(i).includes(needle));
+        if (on.length === 0) continue;
+        const e = evaluate({ kind: "remove", field, term }, on, {
+          content: isContentTerm(term),
+          words: wordCount(term),
+        });
+        if (e.fixes > 0) out.push(e);
+      }
+      if (ev.rules && rule === "anywhere" && !f.ruleChanged) {
+        const e = evaluate({ kind: "rule", field, rule: "question" }, asked, RULE_TIES);
+        if (e.fixes > 0) out.push(e);
+      }
+    }
+    if (ev.rules && rule === "question" && !f.ruleChanged) {
+      const drifted = f.items.filter((i) => cur[i] === "DRIFT");
+      if (drifted.some((i) => items[i].human === "ASK")) {
+        const e = evaluate({ kind: "rule", field, rule: "anywhere" }, drifted, RULE_TIES);
+        if (e.fixes > 0) out.push(e);
+      }
+    }
+    return out;
+  };
+
+  const suggestions: Suggestion[] = [];
+  while (suggestions.length < limit) {
+    let best: { field: string; pick: Evaluated | Candidate; candidate: number | null } | null = null;
+    for (const [field, f] of fields) {
+      if (!f.built) buildAdditions(field, f);
+      f.candidates.forEach((c, id) => {
+        if (c.fixes > 0 && (!best || better(c, best.pick))) best = { field, pick: c, candidate: id };
+      });
+      if (f.reverse === null) f.reverse = buildReverse(field, f);
+      for (const e of f.reverse)
+        if (!best || better(e, best.pick)) best = { field, pick: e, candidate: null };
+    }
+    if (best === null) break;
+    const { field, pick, candidate } = best as {
+      field: string;
+      pick: Evaluated | Candidate;
+      candidate: number | null;
+    };
+    if (pick.fixes - pick.breaks <= 0) break;
+    const f = fields.get(field) as FieldState;
+    let done: Evaluated;
+    if (candidate !== null) {
+      const c = pick as Candidate;
+      // Fields that left DRIFT since are still listed: only the ones that can move count.
+      c.items = c.items.filter((i) => cur[i] === "DRIFT");
+      const exact = evaluate({ kind: "add", field, term: c.term }, c.items, {
+        inQuestion: c.inQuestion,
+        content: c.content,
+        words: c.words,
+      });
+      if (exact.fixes !== c.fixes || exact.breaks !== c.breaks) {
+        // The index and the scorer disagree: the scorer's counts stand; rank again.
+        c.fixes = exact.fixes;
+        c.breaks = exact.breaks;
+        c.items = exact.moves.map((m) => m.item);
+        continue;
+      }
+      done = exact;
+    } else {
+      done = pick as Evaluated;
+    }
+    draft = [...draft, done.change];
+    for (const m of done.moves) {
+      const was = cur[m.item];
+      cur[m.item] = m.after;
+      if (was === "DRIFT" && done.change.kind === "add") {
+        // It left DRIFT: it no longer counts for any other candidate of the field.
+        const ask = items[m.item].human === "ASK";
+        for (const id of f.itemCandidates.get(m.item) ?? []) {
+          const other = f.candidates[id];
+          if (ask) other.fixes--;
+          else other.breaks--;
+        }
+        f.itemCandidates.delete(m.item);
+      }
+    }
+    if (done.change.kind === "add") {
+      if (candidate !== null) f.candidates[candidate].fixes = 0;
+    } else {
+      // A removal or a rule change changes which fields can move and where terms count: recount.
+      if (done.change.kind === "rule") f.ruleChanged = true;
+      f.built = false;
+    }
+    f.reverse = null;
+    suggestions.push(toSuggestion(done, items, lower, ev));
+  }
+  return suggestions;
+}
+
+function toSuggestion(
+  e: Evaluated,
+  items: readonly LabelledField[],
+  lower: (i: number) => string,
+  ev: SuggestionEvaluator,
+): Suggestion {
+  const change = e.change;
+  const sources: SourceSentence[] = [];
+  for (const i of e.fixed) {
+    if (sources.length >= MAX_SOURCES) break;
+    sources.push(sourceOf(items[i], lower(i), change, ev));
+  }
+  return {
+    change,
+    fixes: e.fixes,
+    breaks: e.breaks,
+    net: e.fixes - e.breaks,
+    fixed: e.fixed.map((i) => items[i].key),
+    broken: e.broken.map((i) => items[i].key),
+    sources,
+    inQuestion: e.inQuestion,
+  };
+}
+
+/** The sentence of a fixed field that holds the term (a question first), with the term marked. */
+function sourceOf(
+  item: LabelledField,
+  lower: string,
+  change: TermChange,
+  ev: SuggestionEvaluator,
+): SourceSentence {
+  const sentences = splitSentences(item.text);
+  const sameOffsets = lower.length === item.text.length;
+  if (change.kind !== "rule" && sameOffsets) {
+    const needle = change.term.toLowerCase().replace(/\*$/, "");
+    const found: { s: (typeof sentences)[number]; at: number; q: boolean }[] = [];
+    for (const s of sentences) {
+      let at = lower.indexOf(needle, s.start);
+      while (at !== -1 && at + needle.length <= s.end) {
+        if (change.kind === "remove" || ev.accepts(lower, at, at + needle.length)) {
+          const q = questionSentences(s.text).length > 0;
+          found.push({ s, at, q });
+          break;
+        }
+        at = lower.indexOf(needle, at + 1);
+      }
+    }
+    const pick = found.find((x) => x.q) ?? found[0];
+    if (pick)
+      return {
+        key: item.key,
+        sentence: pick.s.text,
+        mark: [pick.at - pick.s.start, pick.at - pick.s.start + needle.length],
+      };
+  }
+  // A rule change: the field's terms were outside every question; show the first sentence that is none.
+  const plain = sentences.find((s) => questionSentences(s.text).length === 0) ?? sentences[0];
+  return { key: item.key, sentence: plain?.text ?? item.text, mark: null };
+}
