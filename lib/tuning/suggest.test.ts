@@ -195,7 +195,11 @@ describe("suggestChanges: the counts are the scorer's", () => {
   const words = ["where", "which", "city", "town", "you", "located", "zone", "is", "live", "delivered"];
   const sentence = fc
     .array(fc.constantFrom(...words), { minLength: 1, maxLength: 5 })
-    .chain((ws) => fc.constantFrom(".", "?", "!", "").map((end) => `${ws.join(" ")}${end}`));
+    .chain((ws) =>
+      fc
+        .tuple(fc.constantFrom(".", "?", "!", ""), fc.constantFrom(" ", " ", "  ", "\t", "\n"))
+        .map(([end, gap]) => `${ws.join(gap)}${end}`),
+    );
   const text = fc.array(sentence, { minLength: 1, maxLength: 3 }).map((s) => s.join(" "));
   const label = fc.constantFrom<Label>("ASK", "DRIFT", "DRIFT", "INJECT");
 

@@ -1,6 +1,6 @@
 import type { Label } from "../probe/schema";
 import { questionSentences, splitSentences } from "../review/question";
-import { candidateGrams, wordCount } from "./grams";
+import { candidateGrams, type TextSentences, textSentences, wordCount } from "./grams";
 import { isContentTerm } from "./stopWords";
 import { termFinder } from "./termFinder";
 import type { LabelledField, SuggestionEvaluator, TermChange } from "./types";
@@ -72,6 +72,8 @@ interface FieldState {
   itemCandidates: Map<number, number[]>;
   built: boolean;
   reverse: Evaluated[] | null;
+  /** The best addition, found again only after the field changed. */
+  best: number | null | undefined;
   ruleChanged: boolean;
 }
 
@@ -120,17 +122,22 @@ export function suggestChanges(
     }
     return l;
   };
-  const questionCache = new Map<number, { start: number; end: number }[]>();
-  const questions = (i: number) => {
-    let q = questionCache.get(i);
-    if (q === undefined) {
-      q = questionSentences(lower(i)).map((s) => ({ start: s.start, end: s.end }));
-      questionCache.set(i, q);
+  const sentenceCache = new Map<number, TextSentences>();
+  /** An item's lower-cased sentences and questions, read once. */
+  const sentences = (i: number) => {
+    let s = sentenceCache.get(i);
+    if (s === undefined) {
+      s = textSentences(lower(i));
+      sentenceCache.set(i, s);
     }
-    return q;
+    return s;
   };
-  const insideQuestion = (i: number, start: number, end: number) =>
-    questions(i).some((s) => s.start <= start && end <= s.end);
+  /** The texts an added term is matched in: the reply, or under the `question` rule its question sentences. */
+  const scanTexts = (i: number, question: boolean): string[] => {
+    const l = lower(i);
+    if (l === "") return [];
+    return question ? sentences(i).questions.map((q) => ev.prepare(q)) : [ev.prepare(l)];
+  };
 
   const fields = new Map<string, FieldState>();
   items.forEach((it, i) => {
@@ -142,6 +149,7 @@ export function suggestChanges(
         itemCandidates: new Map(),
         built: false,
         reverse: null,
+        best: undefined,
         ruleChanged: false,
       };
       fields.set(it.field, f);
@@ -180,16 +188,14 @@ export function suggestChanges(
     const seen = new Int32Array(terms.length).fill(-1);
     for (const i of f.items) {
       if (cur[i] !== "DRIFT") continue;
-      const text = lower(i);
-      if (text === "") continue;
       const held: number[] = [];
-      finder.scan(text, (id, start, end) => {
-        if (seen[id] === i) return;
-        if (!ev.accepts(text, start, end)) return;
-        if (question && !insideQuestion(i, start, end)) return;
-        seen[id] = i;
-        held.push(id);
-      });
+      for (const text of scanTexts(i, question)) {
+        finder.scan(text, (id, start, end) => {
+          if (seen[id] === i || !ev.accepts(text, start, end)) return;
+          seen[id] = i;
+          held.push(id);
+        });
+      }
       if (held.length === 0) continue;
       f.itemCandidates.set(i, held);
       const ask = items[i].human === "ASK";
@@ -285,9 +291,18 @@ export function suggestChanges(
     let best: { field: string; pick: Evaluated | Candidate; candidate: number | null } | null = null;
     for (const [field, f] of fields) {
       if (!f.built) buildAdditions(field, f);
-      f.candidates.forEach((c, id) => {
-        if (c.fixes > 0 && (!best || better(c, best.pick))) best = { field, pick: c, candidate: id };
-      });
+      if (f.best === undefined) {
+        let top: number | null = null;
+        for (let id = 0; id < f.candidates.length; id++) {
+          const c = f.candidates[id];
+          if (c.fixes > 0 && (top === null || better(c, f.candidates[top]))) top = id;
+        }
+        f.best = top;
+      }
+      if (f.best !== null) {
+        const c = f.candidates[f.best];
+        if (!best || better(c, best.pick)) best = { field, pick: c, candidate: f.best };
+      }
       if (f.reverse === null) f.reverse = buildReverse(field, f);
       for (const e of f.reverse)
         if (!best || better(e, best.pick)) best = { field, pick: e, candidate: null };
@@ -315,6 +330,7 @@ export function suggestChanges(
         c.fixes = exact.fixes;
         c.breaks = exact.breaks;
         c.items = exact.moves.map((m) => m.item);
+        f.best = undefined;
         continue;
       }
       done = exact;
@@ -344,22 +360,18 @@ export function suggestChanges(
       f.built = false;
     }
     f.reverse = null;
-    suggestions.push(toSuggestion(done, items, lower, ev));
+    f.best = undefined;
+    suggestions.push(toSuggestion(done, items, ev));
   }
   return suggestions;
 }
 
-function toSuggestion(
-  e: Evaluated,
-  items: readonly LabelledField[],
-  lower: (i: number) => string,
-  ev: SuggestionEvaluator,
-): Suggestion {
+function toSuggestion(e: Evaluated, items: readonly LabelledField[], ev: SuggestionEvaluator): Suggestion {
   const change = e.change;
   const sources: SourceSentence[] = [];
   for (const i of e.fixed) {
     if (sources.length >= MAX_SOURCES) break;
-    sources.push(sourceOf(items[i], lower(i), change, ev));
+    sources.push(sourceOf(items[i], change, ev));
   }
   return {
     change,
@@ -374,35 +386,25 @@ function toSuggestion(
 }
 
 /** The sentence of a fixed field that holds the term (a question first), with the term marked. */
-function sourceOf(
-  item: LabelledField,
-  lower: string,
-  change: TermChange,
-  ev: SuggestionEvaluator,
-): SourceSentence {
+function sourceOf(item: LabelledField, change: TermChange, ev: SuggestionEvaluator): SourceSentence {
   const sentences = splitSentences(item.text);
-  const sameOffsets = lower.length === item.text.length;
-  if (change.kind !== "rule" && sameOffsets) {
+  if (change.kind !== "rule") {
     const needle = change.term.toLowerCase().replace(/\*$/, "");
-    const found: { s: (typeof sentences)[number]; at: number; q: boolean }[] = [];
+    let plain: SourceSentence | null = null;
     for (const s of sentences) {
-      let at = lower.indexOf(needle, s.start);
-      while (at !== -1 && at + needle.length <= s.end) {
-        if (change.kind === "remove" || ev.accepts(lower, at, at + needle.length)) {
-          const q = questionSentences(s.text).length > 0;
-          found.push({ s, at, q });
-          break;
-        }
-        at = lower.indexOf(needle, at + 1);
+      // As the term is matched: white space as the evaluator reads it; marks need a case-folding that keeps offsets.
+      const shown = ev.prepare(s.text);
+      const lower = shown.toLowerCase();
+      if (lower.length !== shown.length) continue;
+      for (let at = lower.indexOf(needle); at !== -1; at = lower.indexOf(needle, at + 1)) {
+        if (change.kind === "add" && !ev.accepts(lower, at, at + needle.length)) continue;
+        const found = { key: item.key, sentence: shown, mark: [at, at + needle.length] as [number, number] };
+        if (questionSentences(s.text).length > 0) return found;
+        plain ??= found;
+        break;
       }
     }
-    const pick = found.find((x) => x.q) ?? found[0];
-    if (pick)
-      return {
-        key: item.key,
-        sentence: pick.s.text,
-        mark: [pick.at - pick.s.start, pick.at - pick.s.start + needle.length],
-      };
+    if (plain) return plain;
   }
   // A rule change: the field's terms were outside every question; show the first sentence that is none.
   const plain = sentences.find((s) => questionSentences(s.text).length === 0) ?? sentences[0];

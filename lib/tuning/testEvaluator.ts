@@ -23,7 +23,9 @@ export function wholeWordAt(lower: string, start: number, end: number, prefix = 
   return !isWord(lower[start - 1]) && (prefix || !isWord(lower[end]));
 }
 
-function matchesWhole(text: string, term: string): boolean {
+function matchesWhole(raw: string, term: string): boolean {
+  // Lexicon terms' words match across any run of white space.
+  const text = raw.replace(/\s+/g, " ");
   const prefix = term.endsWith("*");
   const t = prefix ? term.slice(0, -1) : term;
   let at = text.indexOf(t);
@@ -64,6 +66,7 @@ export function modelEvaluator(
   };
   return {
     rules: !config.probeMode,
+    prepare: (lower) => (config.probeMode ? lower : lower.replace(/\s+/g, " ")),
     accepts: (lower, start, end) => config.probeMode === true || wholeWordAt(lower, start, end),
     rule: (field, draft) => apply(field, draft).rule,
     removable: (field, draft) => {

@@ -45,11 +45,17 @@ export function sameChange(a: TermChange, b: TermChange): boolean {
  */
 export interface SuggestionEvaluator {
   /**
-   * Whether an added term occurring at [start, end) of a lower-cased text counts as a match:
-   * whole words for the lexicon, anywhere for a probe's own terms (the question rule is applied
-   * by the ranking, from lib/review/question.ts).
+   * A lower-cased text (the whole reply, or one question sentence under the `question` rule) as
+   * added terms are matched in it: white space runs as one space for the lexicon (its terms'
+   * words match across any), as it is for a probe's own terms (substrings). It changes white
+   * space only, never case (source sentences are shown through it).
    */
-  accepts(lower: string, start: number, end: number): boolean;
+  prepare(lower: string): string;
+  /**
+   * Whether an added term occurring at [start, end) of a prepared text counts as a match: whole
+   * words for the lexicon, anywhere for a probe's own terms.
+   */
+  accepts(prepared: string, start: number, end: number): boolean;
   /** Whether rule changes may be suggested (the lexicon holds rules; a probe's terms do not). */
   readonly rules: boolean;
   /** The field's ask rule under the draft. */
