@@ -1,8 +1,8 @@
 import type { Label } from "../probe/schema";
 import { questionSentences, splitSentences } from "../review/question";
-import { candidateGrams, type TextSentences, textSentences, wordCount } from "./grams";
+import { type AdditionContext, AdditionIndex, type Candidate } from "./additions";
+import { type TextSentences, textSentences, wordCount } from "./grams";
 import { isContentTerm } from "./stopWords";
-import { termFinder } from "./termFinder";
 import type { LabelledField, SuggestionEvaluator, TermChange } from "./types";
 
 /**
@@ -55,25 +55,10 @@ export interface SuggestOptions {
   limit?: number;
 }
 
-interface Candidate {
-  term: string;
-  fixes: number;
-  breaks: number;
-  items: number[];
-  inQuestion: boolean;
-  content: boolean;
-  words: number;
-}
-
 interface FieldState {
   items: number[];
-  candidates: Candidate[];
-  /** Per item index: the candidates whose counts hold it. */
-  itemCandidates: Map<number, number[]>;
-  built: boolean;
+  additions: AdditionIndex | null;
   reverse: Evaluated[] | null;
-  /** The best addition, found again only after the field changed. */
-  best: number | null | undefined;
   ruleChanged: boolean;
 }
 
@@ -91,11 +76,13 @@ interface Evaluated {
   term: string;
 }
 
+type Ranked = Pick<Evaluated, "fixes" | "breaks" | "inQuestion" | "content" | "words" | "term">;
+
 /** A rule change touches every term of a field: on a tie, a term change goes first. */
 const RULE_TIES = { words: Number.MAX_SAFE_INTEGER } as const;
 
 /** Orders two suggestions: net, then fixes, then found in a question, a content word, fewer words, alphabetical. */
-function better(a: Evaluated | Candidate, b: Evaluated | Candidate): boolean {
+function better(a: Ranked, b: Ranked): boolean {
   const na = a.fixes - a.breaks;
   const nb = b.fixes - b.breaks;
   if (na !== nb) return na > nb;
@@ -105,6 +92,9 @@ function better(a: Evaluated | Candidate, b: Evaluated | Candidate): boolean {
   if (a.words !== b.words) return a.words < b.words;
   return a.term < b.term;
 }
+
+const termsAdded = (draft: readonly TermChange[], field: string) =>
+  new Set(draft.flatMap((c) => (c.kind === "add" && c.field === field ? [c.term] : [])));
 
 export function suggestChanges(
   items: readonly LabelledField[],
@@ -123,90 +113,36 @@ export function suggestChanges(
     return l;
   };
   const sentenceCache = new Map<number, TextSentences>();
-  /** An item's lower-cased sentences and questions, read once. */
-  const sentences = (i: number) => {
-    let s = sentenceCache.get(i);
-    if (s === undefined) {
-      s = textSentences(lower(i));
-      sentenceCache.set(i, s);
-    }
-    return s;
-  };
-  /** The texts an added term is matched in: the reply, or under the `question` rule its question sentences. */
-  const scanTexts = (i: number, question: boolean): string[] => {
-    const l = lower(i);
-    if (l === "") return [];
-    return question ? sentences(i).questions.map((q) => ev.prepare(q)) : [ev.prepare(l)];
+  const ctx: AdditionContext = {
+    items,
+    cur,
+    sentences(i) {
+      let s = sentenceCache.get(i);
+      if (s === undefined) {
+        s = textSentences(lower(i));
+        sentenceCache.set(i, s);
+      }
+      return s;
+    },
+    scanTexts(i, question) {
+      const l = lower(i);
+      if (l === "") return [];
+      return question ? ctx.sentences(i).questions.map((q) => ev.prepare(q)) : [ev.prepare(l)];
+    },
+    accepts: (text, start, end) => ev.accepts(text, start, end),
   };
 
   const fields = new Map<string, FieldState>();
   items.forEach((it, i) => {
     let f = fields.get(it.field);
     if (!f) {
-      f = {
-        items: [],
-        candidates: [],
-        itemCandidates: new Map(),
-        built: false,
-        reverse: null,
-        best: undefined,
-        ruleChanged: false,
-      };
+      f = { items: [], additions: null, reverse: null, ruleChanged: false };
       fields.set(it.field, f);
     }
     f.items.push(i);
   });
 
   let draft: TermChange[] = [];
-
-  const buildAdditions = (field: string, f: FieldState) => {
-    f.built = true;
-    f.candidates = [];
-    f.itemCandidates = new Map();
-    const grams = new Map<string, boolean>();
-    for (const i of f.items) {
-      if (items[i].human !== "ASK" || cur[i] !== "DRIFT") continue;
-      for (const g of candidateGrams(items[i].text))
-        grams.set(g.term, (grams.get(g.term) ?? false) || g.inQuestion);
-    }
-    if (grams.size === 0) return;
-    const added = new Set(
-      draft.filter((c) => c.kind === "add" && c.field === field).map((c) => (c as { term: string }).term),
-    );
-    const terms = [...grams.keys()].filter((t) => !added.has(t));
-    const finder = termFinder(terms);
-    f.candidates = terms.map((term) => ({
-      term,
-      fixes: 0,
-      breaks: 0,
-      items: [],
-      inQuestion: grams.get(term) === true,
-      content: isContentTerm(term),
-      words: wordCount(term),
-    }));
-    const question = ev.rule(field, draft) === "question";
-    const seen = new Int32Array(terms.length).fill(-1);
-    for (const i of f.items) {
-      if (cur[i] !== "DRIFT") continue;
-      const held: number[] = [];
-      for (const text of scanTexts(i, question)) {
-        finder.scan(text, (id, start, end) => {
-          if (seen[id] === i || !ev.accepts(text, start, end)) return;
-          seen[id] = i;
-          held.push(id);
-        });
-      }
-      if (held.length === 0) continue;
-      f.itemCandidates.set(i, held);
-      const ask = items[i].human === "ASK";
-      for (const id of held) {
-        const c = f.candidates[id];
-        c.items.push(i);
-        if (ask) c.fixes++;
-        else c.breaks++;
-      }
-    }
-  };
 
   /** Scores one change with the scorer on the given items: fixes and breaks as DESIGN.md counts them. */
   const evaluate = (change: TermChange, on: readonly number[], extra: Partial<Evaluated> = {}): Evaluated => {
@@ -257,12 +193,10 @@ export function suggestChanges(
     const wrongAsk = asked.some((i) => items[i].human === "DRIFT");
     const rule = ev.rule(field, draft);
     if (wrongAsk) {
-      const added = new Set(
-        draft.filter((c) => c.kind === "add" && c.field === field).map((c) => (c as { term: string }).term),
-      );
+      const added = termsAdded(draft, field);
       for (const term of ev.removable(field, draft)) {
         if (added.has(term)) continue;
-        const needle = term.toLowerCase().replace(/\*$/, "");
+        const needle = term.toLowerCase().replace(/\*$/, "").split(" ")[0];
         const on = asked.filter((i) => lower(i).includes(needle));
         if (on.length === 0) continue;
         const e = evaluate({ kind: "remove", field, term }, on, {
@@ -288,49 +222,37 @@ export function suggestChanges(
 
   const suggestions: Suggestion[] = [];
   while (suggestions.length < limit) {
-    let best: { field: string; pick: Evaluated | Candidate; candidate: number | null } | null = null;
+    let best: { field: string; pick: Ranked; addition: Candidate | null } | null = null;
     for (const [field, f] of fields) {
-      if (!f.built) buildAdditions(field, f);
-      if (f.best === undefined) {
-        let top: number | null = null;
-        for (let id = 0; id < f.candidates.length; id++) {
-          const c = f.candidates[id];
-          if (c.fixes > 0 && (top === null || better(c, f.candidates[top]))) top = id;
-        }
-        f.best = top;
-      }
-      if (f.best !== null) {
-        const c = f.candidates[f.best];
-        if (!best || better(c, best.pick)) best = { field, pick: c, candidate: f.best };
-      }
-      if (f.reverse === null) f.reverse = buildReverse(field, f);
-      for (const e of f.reverse)
-        if (!best || better(e, best.pick)) best = { field, pick: e, candidate: null };
+      f.additions ??= new AdditionIndex(
+        ctx,
+        f.items,
+        ev.rule(field, draft) === "question",
+        termsAdded(draft, field),
+      );
+      const c = f.additions.best(better);
+      if (c && (!best || better(c, best.pick))) best = { field, pick: c, addition: c };
+      f.reverse ??= buildReverse(field, f);
+      for (const e of f.reverse) if (!best || better(e, best.pick)) best = { field, pick: e, addition: null };
     }
-    if (best === null) break;
-    const { field, pick, candidate } = best as {
-      field: string;
-      pick: Evaluated | Candidate;
-      candidate: number | null;
-    };
-    if (pick.fixes - pick.breaks <= 0) break;
+    if (best === null || best.pick.fixes - best.pick.breaks <= 0) break;
+    const { field, pick, addition } = best;
     const f = fields.get(field) as FieldState;
+    const index = f.additions as AdditionIndex;
     let done: Evaluated;
-    if (candidate !== null) {
-      const c = pick as Candidate;
-      // Fields that left DRIFT since are still listed: only the ones that can move count.
-      c.items = c.items.filter((i) => cur[i] === "DRIFT");
-      const exact = evaluate({ kind: "add", field, term: c.term }, c.items, {
-        inQuestion: c.inQuestion,
-        content: c.content,
-        words: c.words,
-      });
-      if (exact.fixes !== c.fixes || exact.breaks !== c.breaks) {
+    if (addition !== null) {
+      const exact = evaluate(
+        { kind: "add", field, term: addition.term },
+        index.mayMove(addition.term, lower),
+        {
+          inQuestion: addition.inQuestion,
+          content: addition.content,
+          words: addition.words,
+        },
+      );
+      if (exact.fixes !== addition.fixes || exact.breaks !== addition.breaks) {
         // The index and the scorer disagree: the scorer's counts stand; rank again.
-        c.fixes = exact.fixes;
-        c.breaks = exact.breaks;
-        c.items = exact.moves.map((m) => m.item);
-        f.best = undefined;
+        index.correct(addition, exact.fixes, exact.breaks);
         continue;
       }
       done = exact;
@@ -341,26 +263,15 @@ export function suggestChanges(
     for (const m of done.moves) {
       const was = cur[m.item];
       cur[m.item] = m.after;
-      if (was === "DRIFT" && done.change.kind === "add") {
-        // It left DRIFT: it no longer counts for any other candidate of the field.
-        const ask = items[m.item].human === "ASK";
-        for (const id of f.itemCandidates.get(m.item) ?? []) {
-          const other = f.candidates[id];
-          if (ask) other.fixes--;
-          else other.breaks--;
-        }
-        f.itemCandidates.delete(m.item);
-      }
+      // It left DRIFT: it no longer counts for any other candidate of the field.
+      if (was === "DRIFT" && done.change.kind === "add") index.leftDrift(m.item);
     }
-    if (done.change.kind === "add") {
-      if (candidate !== null) f.candidates[candidate].fixes = 0;
-    } else {
+    if (done.change.kind !== "add") {
       // A removal or a rule change changes which fields can move and where terms count: recount.
       if (done.change.kind === "rule") f.ruleChanged = true;
-      f.built = false;
+      f.additions = null;
     }
     f.reverse = null;
-    f.best = undefined;
     suggestions.push(toSuggestion(done, items, ev));
   }
   return suggestions;

@@ -1,15 +1,10 @@
 /**
  * Every occurrence of many terms in a text in one pass (Aho-Corasick over UTF-16 code units), so
- * counting thousands of candidate terms over a hundred thousand texts reads each text once.
- * Pure; the caller decides which occurrences count (whole words, inside a question).
+ * counting a hundred thousand candidate terms over a hundred thousand texts reads each text once.
+ * Compact: one map of transitions for the whole automaton and typed arrays for its links, so a
+ * large vocabulary costs tens of megabytes, not an object per node. Pure; the caller decides
+ * which occurrences count (whole words, inside a question).
  */
-
-interface Node {
-  next: Map<number, number>;
-  fail: number;
-  /** Term ids that end here, including those reached through the failure links. */
-  out: number[];
-}
 
 export interface TermFinder {
   readonly terms: readonly string[];
@@ -17,37 +12,62 @@ export interface TermFinder {
   scan(text: string, hit: (term: number, start: number, end: number) => void): void;
 }
 
+const CODE_UNITS = 0x10000;
+
+function grow(a: Int32Array<ArrayBuffer>, n: number): Int32Array<ArrayBuffer> {
+  if (n < a.length) return a;
+  const b = new Int32Array(Math.max(n + 1, a.length * 2));
+  b.set(a);
+  return b;
+}
+
 export function termFinder(terms: readonly string[]): TermFinder {
-  const nodes: Node[] = [{ next: new Map(), fail: 0, out: [] }];
+  const next = new Map<number, number>();
+  const go = (node: number, c: number) => next.get(node * CODE_UNITS + c);
+  let size = 1;
+  /** The term that ends at a node (-1: none). */
+  let term = new Int32Array(64).fill(-1);
   for (let id = 0; id < terms.length; id++) {
     const t = terms[id];
     if (t.length === 0) continue;
     let at = 0;
     for (let i = 0; i < t.length; i++) {
       const c = t.charCodeAt(i);
-      let n = nodes[at].next.get(c);
+      let n = go(at, c);
       if (n === undefined) {
-        n = nodes.length;
-        nodes.push({ next: new Map(), fail: 0, out: [] });
-        nodes[at].next.set(c, n);
+        n = size++;
+        term = grow(term, n);
+        term[n] = -1;
+        next.set(at * CODE_UNITS + c, n);
       }
       at = n;
     }
-    nodes[at].out.push(id);
+    if (term[at] === -1) term[at] = id;
   }
-  // Breadth first: a node's failure link is the longest proper suffix that is also in the trie.
-  const queue: number[] = [];
-  for (const n of nodes[0].next.values()) queue.push(n);
-  for (let q = 0; q < queue.length; q++) {
-    const u = queue[q];
-    for (const [c, v] of nodes[u].next) {
-      let f = nodes[u].fail;
-      while (f !== 0 && !nodes[f].next.has(c)) f = nodes[f].fail;
-      const g = nodes[f].next.get(c);
-      nodes[v].fail = g !== undefined && g !== v ? g : 0;
-      const inherited = nodes[nodes[v].fail].out;
-      if (inherited.length > 0) nodes[v].out = nodes[v].out.concat(inherited);
-      queue.push(v);
+  // Children by node, for the breadth-first pass over the failure links.
+  const children: number[][] = Array.from({ length: size }, () => []);
+  for (const [key, child] of next) children[Math.floor(key / CODE_UNITS)].push(key % CODE_UNITS, child);
+  const fail = new Int32Array(size);
+  /** The nearest node on the failure chain that ends a term (0: none). */
+  const output = new Int32Array(size);
+  const queue = new Int32Array(size);
+  let tail = 0;
+  for (let k = 0; k < children[0].length; k += 2) queue[tail++] = children[0][k + 1];
+  for (let head = 0; head < tail; head++) {
+    const u = queue[head];
+    const kids = children[u];
+    for (let k = 0; k < kids.length; k += 2) {
+      const c = kids[k];
+      const v = kids[k + 1];
+      let f = fail[u];
+      let g = go(f, c);
+      while (g === undefined && f !== 0) {
+        f = fail[f];
+        g = go(f, c);
+      }
+      fail[v] = g !== undefined && g !== v ? g : 0;
+      output[v] = term[fail[v]] !== -1 ? fail[v] : output[fail[v]];
+      queue[tail++] = v;
     }
   }
   return {
@@ -56,11 +76,14 @@ export function termFinder(terms: readonly string[]): TermFinder {
       let at = 0;
       for (let i = 0; i < text.length; i++) {
         const c = text.charCodeAt(i);
-        while (at !== 0 && !nodes[at].next.has(c)) at = nodes[at].fail;
-        at = nodes[at].next.get(c) ?? 0;
-        const out = nodes[at].out;
-        for (let k = 0; k < out.length; k++) {
-          const id = out[k];
+        let n = go(at, c);
+        while (n === undefined && at !== 0) {
+          at = fail[at];
+          n = go(at, c);
+        }
+        at = n ?? 0;
+        for (let o = term[at] !== -1 ? at : output[at]; o !== 0; o = output[o]) {
+          const id = term[o];
           hit(id, i + 1 - terms[id].length, i + 1);
         }
       }
