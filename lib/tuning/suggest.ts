@@ -126,8 +126,10 @@ export function suggestChanges(
     },
     scanTexts(i, question) {
       const l = lower(i);
-      if (l === "") return [];
-      return question ? ctx.sentences(i).questions.map((q) => ev.prepare(q)) : [ev.prepare(l)];
+      const out =
+        l === "" ? [] : question ? ctx.sentences(i).questions.map((q) => ev.prepare(q)) : [ev.prepare(l)];
+      for (const s of items[i].also ?? []) out.push(ev.prepare(s));
+      return out;
     },
     accepts: (text, start, end) => ev.accepts(text, start, end),
   };

@@ -15,6 +15,11 @@ export interface LabelledField {
   field: string;
   /** The response text as the scorer reads it, in its own case ("" when there is none). */
   text: string;
+  /**
+   * Lower-cased strings an added term also counts in, whatever the rule: a clarify call's
+   * arguments (the call asks for a field it names).
+   */
+  also?: readonly string[];
   /** Our label under the current configuration. */
   ours: Label;
   human: Label;
