@@ -1,9 +1,12 @@
 import { type Rescored, rescoreStored } from "../../lib/ingest/rescore";
+import type { Lexicon } from "../../lib/lexicon/lexicon";
+import { compileProbe } from "../../lib/probe/compile";
 import type { Probe } from "../../lib/probe/schema";
 import type { TraceScore } from "../../lib/probe/score";
 import { addTransition, emptyTransitions, type ScoreTransitions } from "../../lib/probe/transitions";
 import type { Db } from "../client";
 import { writeSync } from "../write";
+import { lexiconAt } from "./lexicon";
 import { getProbeVersion } from "./probes";
 import {
   applyCounts,
@@ -29,9 +32,23 @@ import { resetTagCache } from "./tags";
  * re-score resumes where it stopped and counts nothing twice; running it again changes nothing.
  */
 
+/** What scores a stored trace again: a probe version and a lexicon version. */
+export interface ScoringChoice {
+  probe: Probe;
+  version: number;
+  lexicon: Lexicon;
+}
+
 export interface RescoreOptions {
-  /** The probe that scores a trace: by default the version that scored it. */
-  probeFor?: (probeId: string, version: number) => { probe: Probe; version: number } | undefined;
+  /**
+   * What scores a trace (its probe id, probe version and lexicon version): by default the versions
+   * that scored it. Undefined: they are not in the database (the trace is skipped and listed).
+   */
+  scoringFor?: (t: {
+    probeId: string;
+    probeVersion: number;
+    lexiconVersion: number;
+  }) => ScoringChoice | string;
   /** Traces per transaction. */
   batchSize?: number;
   /** Original bytes per transaction (a batch ends early past it, after at least one trace). */
@@ -120,16 +137,23 @@ function toReport(j: JobRow): RescoreReport {
   };
 }
 
-/** The stored version of each probe, parsed once per re-score. */
-function storedVersions(db: Db): NonNullable<RescoreOptions["probeFor"]> {
-  const cache = new Map<string, { probe: Probe; version: number } | undefined>();
-  return (id, version) => {
-    const key = `${version}\u0000${id}`;
-    if (!cache.has(key)) {
-      const probe = getProbeVersion(db, id, version);
-      cache.set(key, probe ? { probe, version } : undefined);
+/** The stored versions that scored each trace (probe and lexicon), each read once per re-score. */
+function storedVersions(db: Db): NonNullable<RescoreOptions["scoringFor"]> {
+  const cache = new Map<string, ScoringChoice | string>();
+  return (t) => {
+    const key = `${t.probeVersion}\u0000${t.lexiconVersion}\u0000${t.probeId}`;
+    let hit = cache.get(key);
+    if (hit === undefined) {
+      const probe = getProbeVersion(db, t.probeId, t.probeVersion);
+      const lexicon = lexiconAt(db, t.lexiconVersion);
+      hit = !probe
+        ? `probe ${t.probeId} v${t.probeVersion} is not in the database`
+        : !lexicon
+          ? `lexicon v${t.lexiconVersion} is not in the database`
+          : { probe, version: t.probeVersion, lexicon };
+      cache.set(key, hit);
     }
-    return cache.get(key);
+    return hit;
   };
 }
 
@@ -140,7 +164,7 @@ function storedVersions(db: Db): NonNullable<RescoreOptions["probeFor"]> {
 export function runRescore(db: Db, id: number, options: RescoreOptions = {}): RescoreReport {
   const batchSize = options.batchSize ?? 500;
   const batchBytes = options.batchBytes ?? 8 << 20;
-  const probeFor = options.probeFor ?? storedVersions(db);
+  const scoringFor = options.scoringFor ?? storedVersions(db);
   const saveJob = db.sqlite.prepare(
     `UPDATE rescores SET after_trace_id = ?, scanned = ?, changed = ?, resigned = ?, skipped = ?, report = ?,
       status = ?, finished_at = CASE WHEN ? = 'done' THEN strftime('%Y-%m-%dT%H:%M:%fZ','now') END WHERE id = ?`,
@@ -174,16 +198,18 @@ export function runRescore(db: Db, id: number, options: RescoreOptions = {}): Re
     const reviews = currentReviewLabelsOf(db, ids);
     for (const t of q.traces.all(JSON.stringify(ids)) as TraceRow[]) {
       report.scanned++;
-      const chosen = probeFor(t.probeId, t.probeVersion);
-      const r: Rescored = chosen
-        ? withReviews(rescoreStored(t, chosen.probe), t, reviews.get(t.id))
-        : { ok: false, reason: `probe ${t.probeId} v${t.probeVersion} is not in the database` };
-      if (!r.ok) {
-        skip(t.id, r.reason);
+      const chosen = scoringFor(t);
+      const r: Rescored =
+        typeof chosen !== "string"
+          ? withReviews(rescoreStored(t, compileProbe(chosen.probe, chosen.lexicon)), t, reviews.get(t.id))
+          : { ok: false, reason: chosen };
+      if (!r.ok || typeof chosen === "string") {
+        skip(t.id, r.ok ? "no scoring" : r.reason);
         continue;
       }
-      const version = chosen?.version ?? t.probeVersion;
-      if (!r.changed && version === t.probeVersion) {
+      const versions = { probe: chosen.version, lexicon: chosen.lexicon.version };
+      // A trace whose result stays keeps the versions it was scored with: they still give it.
+      if (!r.changed) {
         unchanged.push([t, r]);
         continue;
       }
@@ -195,7 +221,7 @@ export function runRescore(db: Db, id: number, options: RescoreOptions = {}): Re
         skip(t.id, "its stored result does not parse");
         continue;
       }
-      rewriteTrace(db, q, j.runId, t, r, version, counts, before, reviews.get(t.id));
+      rewriteTrace(db, q, j.runId, t, r, versions, counts, before, reviews.get(t.id));
       report.changed++;
       addTransition(report.transitions, before, r.scored.score, t.id);
     }

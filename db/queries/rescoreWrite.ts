@@ -13,6 +13,7 @@ import { findTagId, tagId } from "./tags";
 
 export interface TraceRow extends StoredTrace {
   probeVersion: number;
+  lexiconVersion: number;
   recorded: string | null;
   human: string | null;
 }
@@ -29,12 +30,13 @@ export function rescoreStatements(db: Db) {
       "SELECT id, length(original) AS bytes FROM traces WHERE run_id = ? AND id > ? ORDER BY id LIMIT ?",
     ),
     traces: s.prepare(
-      `SELECT id, probe_id AS probeId, probe_version AS probeVersion, form, ext_id AS extId, model, original,
+      `SELECT id, probe_id AS probeId, probe_version AS probeVersion, lexicon_version AS lexiconVersion, form,
+        ext_id AS extId, model, original,
         result, response, recorded, human FROM traces WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`,
     ),
     total: s.prepare("SELECT count(*) FROM traces WHERE run_id = ?").pluck(),
     updateTrace: s.prepare(
-      "UPDATE traces SET result = ?, labels = ?, gate = ?, response = ?, probe_version = ? WHERE id = ?",
+      "UPDATE traces SET result = ?, labels = ?, gate = ?, response = ?, probe_version = ?, lexicon_version = ? WHERE id = ?",
     ),
     deleteSearch: s.prepare("DELETE FROM trace_search WHERE rowid = ?"),
     insertSearch: s.prepare("INSERT INTO trace_search(rowid, body) VALUES (?, ?)"),
@@ -105,7 +107,7 @@ export function rewriteTrace(
   runId: number,
   t: TraceRow,
   r: Ok,
-  version: number,
+  versions: { probe: number; lexicon: number },
   counts: CountMoves,
   before: TraceScore,
   reviews: CurrentReviewLabels | undefined,
@@ -130,7 +132,7 @@ export function rewriteTrace(
     else q.signTag.run(sig, runId, id, t.id, sig);
   }
   const s = r.scored;
-  q.updateTrace.run(s.result, s.labels, s.gate, s.response, version, t.id);
+  q.updateTrace.run(s.result, s.labels, s.gate, s.response, versions.probe, versions.lexicon, t.id);
   if (r.responseChanged) {
     q.deleteSearch.run(t.id);
     if (s.search) q.insertSearch.run(t.id, s.search);
