@@ -218,7 +218,10 @@ describe("suggestChanges: the counts are the scorer's", () => {
             probeMode,
           });
           const items: LabelledField[] = rows.map((r) => field(ev, r.name, r.text, r.human));
-          const s = suggestChanges(items, ev, { limit: 6 });
+          const s = suggestChanges(items, ev, {
+            limit: 6,
+            onDisagreement: (d) => expect.fail(JSON.stringify(d)),
+          });
           let draft: TermChange[] = [];
           let labels = items.map((i) => i.ours);
           for (const x of s) {
@@ -241,7 +244,7 @@ describe("suggestChanges: the counts are the scorer's", () => {
           }
         },
       ),
-      { numRuns: 300 },
+      { numRuns: 200 },
     );
   });
 

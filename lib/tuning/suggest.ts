@@ -53,6 +53,8 @@ export interface Suggestion {
 export interface SuggestOptions {
   /** The most suggestions to list (default DEFAULT_SUGGESTIONS). */
   limit?: number;
+  /** Told when the counting index and the scorer disagreed on an addition (the scorer's counts were kept). */
+  onDisagreement?: (d: { change: TermChange; index: [number, number]; scorer: [number, number] }) => void;
 }
 
 interface FieldState {
@@ -254,6 +256,11 @@ export function suggestChanges(
       );
       if (exact.fixes !== addition.fixes || exact.breaks !== addition.breaks) {
         // The index and the scorer disagree: the scorer's counts stand; rank again.
+        options.onDisagreement?.({
+          change: exact.change,
+          index: [addition.fixes, addition.breaks],
+          scorer: [exact.fixes, exact.breaks],
+        });
         index.correct(addition, exact.fixes, exact.breaks);
         continue;
       }

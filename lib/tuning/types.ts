@@ -1,8 +1,7 @@
+import type { AskRule } from "../lexicon/lexicon";
 import type { Label } from "../probe/schema";
 
-/** A field's ask rule (DESIGN.md, "Tuning the scorer"): where its terms count. */
-export type AskRule = "anywhere" | "question";
-export const ASK_RULES: readonly AskRule[] = ["anywhere", "question"];
+export type { AskRule };
 
 /** Where a field's human label came from (DESIGN.md: reviews, imported labels, fixtures). */
 export type HumanSource = "review" | "imported" | "fixture";
