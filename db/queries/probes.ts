@@ -131,7 +131,10 @@ export function saveProbe(
         }
       }
     }
-    const version = (cur?.version ?? 0) + 1;
+    // The newest version, not the current one, comes before it: a re-score may have stored a
+    // version that is not current (an older world with the current configuration).
+    const newest = db.sqlite.prepare("SELECT max(version) FROM probe_versions WHERE probe_id = ?").pluck();
+    const version = ((newest.get(probe.id) as number | null) ?? 0) + 1;
     const edited = (cur?.edited ?? 0) === 1 || opts.editedBy !== undefined;
     if (cur) {
       db.sqlite

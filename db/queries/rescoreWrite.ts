@@ -38,6 +38,9 @@ export function rescoreStatements(db: Db) {
     updateTrace: s.prepare(
       "UPDATE traces SET result = ?, labels = ?, gate = ?, response = ?, probe_version = ?, lexicon_version = ? WHERE id = ?",
     ),
+    setVersions: s.prepare(
+      "UPDATE traces SET probe_version = ?, lexicon_version = ? WHERE id IN (SELECT value FROM json_each(?))",
+    ),
     deleteSearch: s.prepare("DELETE FROM trace_search WHERE rowid = ?"),
     insertSearch: s.prepare("INSERT INTO trace_search(rowid, body) VALUES (?, ?)"),
     storedSigs: s.prepare(
