@@ -30,7 +30,7 @@ export interface SuggestInput {
   response: NormalizedResponse;
   human: Label;
   source: HumanSource;
-  trace?: { id: number; run: string; probeVersion: number };
+  trace?: { id: number; run: string; probeVersion: number; lexiconVersion: number };
   fixture?: { id: number; set: string; identity: string; worldDigest: string };
 }
 
@@ -80,7 +80,7 @@ export function suggestInputs(db: Db, scope: SuggestScope): SuggestInput[] {
   const reviewed = db.sqlite.prepare("SELECT id FROM tag_names WHERE name = ?").pluck();
   const probeCond = scope.probe !== undefined ? "AND t.probe_id = ?" : "";
   const traceStmt = db.sqlite.prepare(
-    `SELECT tt.trace_id AS id, tt.tag_id AS tag, t.probe_id AS probe, t.probe_version AS version, t.response AS response,
+    `SELECT tt.trace_id AS id, tt.tag_id AS tag, t.probe_id AS probe, t.probe_version AS version, t.lexicon_version AS lexicon, t.response AS response,
             EXISTS (SELECT 1 FROM reviews r WHERE r.trace_id = t.id) AS hasReview
      FROM trace_tags tt JOIN traces t ON t.id = tt.trace_id
      WHERE tt.run_id = ? AND tt.tag_id IN (SELECT value FROM json_each(?)) ${probeCond}
@@ -98,6 +98,7 @@ export function suggestInputs(db: Db, scope: SuggestScope): SuggestInput[] {
       tag: number;
       probe: string;
       version: number;
+      lexicon: number;
       response: string;
       hasReview: number;
     }[];
@@ -123,7 +124,7 @@ export function suggestInputs(db: Db, scope: SuggestScope): SuggestInput[] {
         response: response as NormalizedResponse,
         human: t.label,
         source,
-        trace: { id: r.id, run: run.name, probeVersion: r.version },
+        trace: { id: r.id, run: run.name, probeVersion: r.version, lexiconVersion: r.lexicon },
       });
     }
   }

@@ -10,6 +10,7 @@ import { registerProbes } from "./commands/probes";
 import { registerRun } from "./commands/run";
 import { registerScore } from "./commands/score";
 import { registerSetup } from "./commands/setup";
+import { registerSuggest } from "./commands/suggest";
 import { OutputClosed, watchOutput } from "./output";
 import { UsageError } from "./usage";
 
@@ -33,6 +34,7 @@ export function buildProgram(): Command {
   registerRun(program);
   registerFuzzGate(program);
   registerCheck(program);
+  registerSuggest(program);
   return program;
 }
 

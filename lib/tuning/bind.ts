@@ -27,6 +27,7 @@ export interface ScoredInput {
 export type SuggestTarget = { kind: "lexicon" } | { kind: "probe"; probe: Probe };
 
 export interface BoundSuggestion {
+  target: SuggestTarget;
   fields: LabelledField[];
   evaluator: SuggestionEvaluator;
   /** The draft as a lexicon (lexicon target). */
@@ -167,6 +168,10 @@ export function bindSuggestion(
     return item;
   });
 
+  const termsOf = (item: LabelledField): string[] => {
+    const ask = compiled(byKey.get(item.key) as ScoredInput, []).ask[item.field];
+    return ask ? [...ask.probeTerms, ...ask.lexiconTerms] : [];
+  };
   const ruleOf = (field: string, draft: readonly TermChange[]): AskRule => {
     const e = lexiconWith(draft).entries[field];
     return Object.hasOwn(lexiconWith(draft).entries, field) && e ? e.rule : "anywhere";
@@ -183,6 +188,7 @@ export function bindSuggestion(
             return Object.hasOwn(entries, field) ? entries[field].terms : [];
           },
           label: (item, draft) => labelOf(byKey.get(item.key) as ScoredInput, draft),
+          termsOf,
         }
       : {
           rules: false,
@@ -191,8 +197,10 @@ export function bindSuggestion(
           rule: ruleOf,
           removable: (field, draft) => askTermsWithDraft(target.probe, draft)[field] ?? [],
           label: (item, draft) => labelOf(byKey.get(item.key) as ScoredInput, draft),
+          termsOf,
         };
   return {
+    target,
     fields,
     evaluator,
     lexiconWith,

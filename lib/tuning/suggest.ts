@@ -326,7 +326,17 @@ function sourceOf(item: LabelledField, change: TermChange, ev: SuggestionEvaluat
     }
     if (plain) return plain;
   }
-  // A rule change: the field's terms were outside every question; show the first sentence that is none.
+  // A rule change: show a sentence that is no question holding one of the field's terms, marked.
+  const terms = (ev.termsOf?.(item) ?? []).map((t) => t.toLowerCase().replace(/\*$/, "")).filter((t) => t !== "");
+  for (const s of sentences) {
+    if (questionSentences(s.text).length > 0) continue;
+    const lower = s.text.toLowerCase();
+    if (lower.length !== s.text.length) continue;
+    for (const t of terms) {
+      const at = lower.indexOf(t);
+      if (at !== -1) return { key: item.key, sentence: s.text, mark: [at, at + t.length] };
+    }
+  }
   const plain = sentences.find((s) => questionSentences(s.text).length === 0) ?? sentences[0];
   return { key: item.key, sentence: plain?.text ?? item.text, mark: null };
 }

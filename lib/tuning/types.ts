@@ -66,6 +66,8 @@ export interface SuggestionEvaluator {
   rule(field: string, draft: readonly TermChange[]): AskRule;
   /** The terms of the field a removal may take out, under the draft (the lexicon's, or the probe's own). */
   removable(field: string, draft: readonly TermChange[]): readonly string[];
+  /** The field's ask terms now (the probe's and the lexicon's), to show where a rule change bites. */
+  termsOf?(item: LabelledField): readonly string[];
   /** The field's label under the current configuration with the draft applied: the one scorer. */
   label(item: LabelledField, draft: readonly TermChange[]): Label;
 }
