@@ -6,6 +6,7 @@ import { registerFixtures } from "./commands/fixtures";
 import { registerFuzzGate } from "./commands/fuzzGate";
 import { registerIngest } from "./commands/ingest";
 import { registerLabel } from "./commands/label";
+import { registerMutationCheck } from "./commands/mutationCheck";
 import { registerProbes } from "./commands/probes";
 import { registerRun } from "./commands/run";
 import { registerScore } from "./commands/score";
@@ -35,6 +36,7 @@ export function buildProgram(): Command {
   registerFuzzGate(program);
   registerCheck(program);
   registerSuggest(program);
+  registerMutationCheck(program);
   return program;
 }
 

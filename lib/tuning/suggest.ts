@@ -327,7 +327,9 @@ function sourceOf(item: LabelledField, change: TermChange, ev: SuggestionEvaluat
     if (plain) return plain;
   }
   // A rule change: show a sentence that is no question holding one of the field's terms, marked.
-  const terms = (ev.termsOf?.(item) ?? []).map((t) => t.toLowerCase().replace(/\*$/, "")).filter((t) => t !== "");
+  const terms = (ev.termsOf?.(item) ?? [])
+    .map((t) => t.toLowerCase().replace(/\*$/, ""))
+    .filter((t) => t !== "");
   for (const s of sentences) {
     if (questionSentences(s.text).length > 0) continue;
     const lower = s.text.toLowerCase();
