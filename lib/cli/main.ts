@@ -6,7 +6,9 @@ import { registerFixtures } from "./commands/fixtures";
 import { registerFuzzGate } from "./commands/fuzzGate";
 import { registerIngest } from "./commands/ingest";
 import { registerLabel } from "./commands/label";
+import { registerLexicon } from "./commands/lexicon";
 import { registerProbes } from "./commands/probes";
+import { registerRescore } from "./commands/rescore";
 import { registerRun } from "./commands/run";
 import { registerScore } from "./commands/score";
 import { registerSetup } from "./commands/setup";
@@ -26,6 +28,8 @@ export function buildProgram(): Command {
   registerIngest(program);
   registerExport(program);
   registerProbes(program);
+  registerLexicon(program);
+  registerRescore(program);
   registerLabel(program);
   registerFixtures(program);
   registerBulkRun(program);
