@@ -24,6 +24,8 @@ beforeAll(async () => {
       reply("a3", "learn", "Could you tell me where they are located?", "ASK"),
       reply("b1", "other", "The user is located in Tokyo. Scheduled.", "DRIFT"),
       reply("p1", "probe-run", "Which office is the user in?", "ASK"),
+      reply("s1", "seed-run", "I used the timezone of the server.", "DRIFT"),
+      reply("s2", "seed-run", "The timezone is the default one.", "DRIFT"),
     ]),
   );
   const ing = await box.run(["ingest", file, "--json", "--no-progress"]);
@@ -88,8 +90,14 @@ describe("assumeprobe suggest", () => {
         "--json",
       ]);
       expect(r.code).toBe(0);
-      const out = last(r.lines);
-      expect(out.applied.saved).toEqual({ lexicon: 1, created: true });
+      expect(JSON.parse(r.lines[0]).suggestions[0].change).toEqual({
+        kind: "add",
+        field: "timezone",
+        term: "located",
+      });
+      expect(last(r.lines).saved).toEqual({ version: 1, created: true });
+      const versions = await box.run(["lexicon", "versions", "--json"]);
+      expect(JSON.parse(versions.lines[0])).toMatchObject({ version: 1, savedBy: "ann", origin: "suggest" });
       // The labels it learned from are fixed now: nothing is left to suggest from that run.
       const again = last((await box.run(["suggest", "--run", "learn", "--json"])).lines);
       expect(again.target).toEqual({ kind: "lexicon", version: 1 });
@@ -115,13 +123,13 @@ describe("assumeprobe suggest", () => {
       "--json",
     ]);
     expect(r.code).toBe(0);
-    const out = last(r.lines);
+    const out = JSON.parse(r.lines[0]);
     expect(out.target).toEqual({ kind: "probe", probe: "schedule_window", version: 1 });
     expect(out.suggestions[0]).toMatchObject({
       change: { kind: "add", field: "timezone", term: "office" },
       fixes: 1,
     });
-    expect(out.applied.saved).toEqual({ probe: "schedule_window", version: 2, created: true });
+    expect(last(r.lines).saved).toEqual({ version: 2, created: true });
     const shown = await box.run(["probes", "show", "schedule_window"]);
     expect(JSON.parse(shown.stdout).ask_terms.timezone).toEqual([
       "timezone",
@@ -129,5 +137,18 @@ describe("assumeprobe suggest", () => {
       "which zone",
       "office",
     ]);
+  });
+
+  it("refuses to save a change that breaks a seed fixture unless --allow-break", SLOW, async () => {
+    const args = ["suggest", "--run", "seed-run", "--probe", "schedule_window", "--apply", "--by", "ann"];
+    const r = await box.run(args);
+    expect(r.stdout).toContain('remove timezone="timezone": fixes 2, breaks 0');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("breaks 1 fixture(s) of the seed set: nothing saved");
+    const shown = await box.run(["probes", "show", "schedule_window"]);
+    expect(JSON.parse(shown.stdout).ask_terms.timezone).toContain("timezone");
+    const forced = await box.run([...args, "--allow-break", "--json"]);
+    expect(forced.code).toBe(0);
+    expect(last(forced.lines).saved).toEqual({ version: 3, created: true });
   });
 });

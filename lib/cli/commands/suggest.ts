@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import type { Db } from "../../../db/client";
+import { syncSeedSet } from "../../../db/queries/fixtureSeed";
 import { ScopeError, type SuggestResult, suggestFor } from "../../../db/queries/suggest";
 import { describeChange } from "../../tuning/types";
 import { cliDb } from "../db";
@@ -19,6 +20,7 @@ export interface SuggestFlags {
   top?: string;
   by?: string;
   allowBreak?: boolean;
+  rescore?: boolean;
 }
 
 /** `--top N`: a positive whole number, at most 1000. */
@@ -55,11 +57,14 @@ export function registerSuggest(program: Command): void {
     .option("--top <n>", "how many suggestions --apply takes (default: every one listed)")
     .option("--by <name>", "who saves (default: the login name)")
     .option("--allow-break", "save even when the change breaks a fixture of the seed set")
+    .option("--rescore", "after saving, re-score every run the change applies to")
     .action(async (flags: SuggestFlags) => {
       const top = parseTop(flags.top);
-      if (!flags.apply && (flags.by !== undefined || flags.allowBreak))
-        throw new UsageError("--by and --allow-break go with --apply");
+      if (!flags.apply && (flags.by !== undefined || flags.allowBreak || flags.rescore))
+        throw new UsageError("--by, --allow-break and --rescore go with --apply");
       const db = cliDb();
+      // The seed set is built in: present before any what-if, so a change that breaks it is seen.
+      syncSeedSet(db);
       const result = computeSuggestions(db, flags, top);
       const out = new LineWriter(process.stdout);
       if (!flags.apply) {
@@ -69,22 +74,26 @@ export function registerSuggest(program: Command): void {
         return;
       }
       const n = Math.min(top ?? result.suggestions.length, result.suggestions.length);
-      if (!flags.json) {
+      // With --json the suggestions are the first line and the save, as `lexicon edit --json` prints it, the last.
+      if (flags.json) await out.line(JSON.stringify(suggestionJson(result)));
+      else {
         for (const line of suggestionLines(result)) await out.line(line);
-        await out.line(
-          n === 0
-            ? "nothing to apply"
-            : `applying the top ${n}: ${result.suggestions
-                .slice(0, n)
-                .map((s) => describeChange(s.change))
-                .join("; ")}`,
-        );
+        if (n > 0)
+          await out.line(
+            `applying the top ${n}: ${result.suggestions
+              .slice(0, n)
+              .map((s) => describeChange(s.change))
+              .join("; ")}`,
+          );
       }
       await out.flush();
-      const applied = await applySuggestions(db, result, n, { by: flags.by, allowBreak: flags.allowBreak });
-      if (flags.json) await out.line(JSON.stringify({ ...suggestionJson(result), applied: applied.json }));
-      else for (const line of applied.lines) await out.line(line);
-      await out.flush();
-      process.exitCode = applied.code;
+      if (n === 0) {
+        if (flags.json)
+          await out.line(JSON.stringify({ what_if: null, saved: null, refused: null, rescores: [] }));
+        else await out.line("nothing to apply");
+        await out.flush();
+        return;
+      }
+      process.exitCode = await applySuggestions(db, result, n, flags);
     });
 }
