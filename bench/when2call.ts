@@ -25,6 +25,8 @@ import { parseArgs } from "node:util";
 import { openDb } from "../db/client";
 import { agreementCounts } from "../db/queries/agreement";
 import { splitWhen2Call, WHEN2CALL_MEASURE_RUN, WHEN2CALL_TRAIN_RUN } from "../lib/tuning/split";
+import { describeChange } from "../lib/tuning/types";
+import { anyFieldAnalysis } from "./lib/anyField";
 import { benchDir, CLI, ROOT } from "./lib/util";
 
 const { values } = parseArgs({
@@ -106,6 +108,27 @@ cli(["ingest", measureFile, "--format", "when2call", "--run", WHEN2CALL_MEASURE_
 
 const before = { train: askFigures(WHEN2CALL_TRAIN_RUN), measure: askFigures(WHEN2CALL_MEASURE_RUN) };
 
+// What limits a lexicon keyed by field name, measured before anything is saved (see bench/lib/anyField.ts).
+const anyField = (() => {
+  const db = openDb(dbPath);
+  try {
+    return anyFieldAnalysis(db, WHEN2CALL_TRAIN_RUN, WHEN2CALL_MEASURE_RUN);
+  } finally {
+    db.sqlite.close();
+  }
+})();
+const names = (run: string) => {
+  const db = openDb(dbPath);
+  try {
+    return new Set(agreementCounts(db, { run }).map((c) => c.field));
+  } finally {
+    db.sqlite.close();
+  }
+};
+const trainNames = names(WHEN2CALL_TRAIN_RUN);
+const measureNames = names(WHEN2CALL_MEASURE_RUN);
+const unseen = [...measureNames].filter((f) => !trainNames.has(f));
+
 const topArgs = values.top ? ["--top", values.top] : [];
 cli(["suggest", "--run", WHEN2CALL_TRAIN_RUN, ...topArgs]);
 cli(["suggest", "--run", WHEN2CALL_TRAIN_RUN, "--apply", ...topArgs, "--by", "bench:when2call"]);
@@ -120,4 +143,15 @@ console.log(line("measure, before", before.measure));
 console.log(line("measure, after", after.measure));
 console.log(
   `target on the measured part: recall and precision both at least 85%: ${after.measure.recall >= 0.85 && after.measure.precision >= 0.85 ? "met" : "missed"}`,
+);
+console.log("");
+console.log(
+  `the measured part probes ${measureNames.size} field names, ${unseen.length} of which the train part never labels: terms learned for a field name cannot reach them`,
+);
+const a = anyField.measure;
+console.log(
+  `analysis, not a feature: one entry shared by every field name, learned the same way from the train part (${anyField.changes.map(describeChange).join("; ")}):`,
+);
+console.log(
+  `  measure: recall ${pct(a.both / a.human)} (${a.both}/${a.human})   precision ${pct(a.both / a.ours)} (${a.both}/${a.ours})`,
 );

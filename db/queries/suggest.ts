@@ -79,14 +79,12 @@ export function draftOf(result: SuggestResult, n = result.suggestions.length): T
   };
 }
 
-export function suggestFor(db: Db, req: SuggestRequest): SuggestResult {
-  const t0 = performance.now();
-  const scope = req.scope;
-  let probeTarget: Probe | undefined;
-  if (scope.probe !== undefined) {
-    probeTarget = getProbe(db, scope.probe)?.probe;
-    if (!probeTarget) throw new ScopeError(`unknown probe: ${scope.probe}`);
-  }
+/**
+ * The labelled fields of a scope, each with the probe that scores it now: a trace's own world with
+ * its probe's current configuration (as a re-score plans it), a fixture's snapshot likewise.
+ * Fields whose probe version is gone are counted in `missing` and left out.
+ */
+export function scoredInputs(db: Db, scope: SuggestScope): { inputs: ScoredInput[]; missing: number } {
   const lexicon = currentLexicon(db);
   const targets = new ScoringTargets(db, currentPlan(db, lexicon));
   const fixtureProbes = new Map<string, Probe>();
@@ -122,6 +120,19 @@ export function suggestFor(db: Db, req: SuggestRequest): SuggestResult {
       probe,
     });
   }
+  return { inputs, missing };
+}
+
+export function suggestFor(db: Db, req: SuggestRequest): SuggestResult {
+  const t0 = performance.now();
+  const scope = req.scope;
+  let probeTarget: Probe | undefined;
+  if (scope.probe !== undefined) {
+    probeTarget = getProbe(db, scope.probe)?.probe;
+    if (!probeTarget) throw new ScopeError(`unknown probe: ${scope.probe}`);
+  }
+  const lexicon = currentLexicon(db);
+  const { inputs, missing } = scoredInputs(db, scope);
   const target: SuggestTarget = probeTarget ? { kind: "probe", probe: probeTarget } : { kind: "lexicon" };
   const bound = bindSuggestion(inputs, lexicon, target);
   const t1 = performance.now();
