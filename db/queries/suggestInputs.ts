@@ -77,18 +77,26 @@ export function suggestInputs(db: Db, scope: SuggestScope): SuggestInput[] {
     if (!p || p.field === null || p.field === "*" || !LABEL_SET.has(p.value)) continue;
     tagField.set(t.id, { field: p.field, label: p.value as Label });
   }
-  const reviewed = db.sqlite.prepare("SELECT id FROM tag_names WHERE name = ?").pluck();
+  // Fields whose human label is a review (`rv:field=reviewed`), by tag id: read per run in one range each.
+  const reviewedTags = new Map<number, string>();
+  for (const r of db.sqlite
+    .prepare("SELECT id, name FROM tag_names WHERE name >= 'rv:' AND name < 'rv;'")
+    .all() as { id: number; name: string }[]) {
+    const p = parseTag(r.name);
+    if (p && p.field !== null && p.field !== "*" && r.name === tag.review(p.field, "reviewed"))
+      reviewedTags.set(r.id, p.field);
+  }
+  const reviewedStmt = db.sqlite.prepare(
+    "SELECT trace_id AS id, tag_id AS tag FROM trace_tags WHERE run_id = ? AND tag_id IN (SELECT value FROM json_each(?))",
+  );
+  const reviewedIds = JSON.stringify([...reviewedTags.keys()]);
   const probeCond = scope.probe !== undefined ? "AND t.probe_id = ?" : "";
   const traceStmt = db.sqlite.prepare(
-    `SELECT tt.trace_id AS id, tt.tag_id AS tag, t.probe_id AS probe, t.probe_version AS version, t.lexicon_version AS lexicon, t.response AS response,
-            EXISTS (SELECT 1 FROM reviews r WHERE r.trace_id = t.id) AS hasReview
+    `SELECT tt.trace_id AS id, tt.tag_id AS tag, t.probe_id AS probe, t.probe_version AS version, t.lexicon_version AS lexicon, t.response AS response
      FROM trace_tags tt JOIN traces t ON t.id = tt.trace_id
      WHERE tt.run_id = ? AND tt.tag_id IN (SELECT value FROM json_each(?)) ${probeCond}
      ORDER BY tt.trace_id`,
   );
-  const reviewTag = db.sqlite
-    .prepare("SELECT 1 FROM trace_tags WHERE run_id = ? AND tag_id = ? AND trace_id = ?")
-    .pluck();
   const tagIds = JSON.stringify([...tagField.keys()]);
   for (const run of runs) {
     const args: unknown[] = [run.id, tagIds];
@@ -100,8 +108,10 @@ export function suggestInputs(db: Db, scope: SuggestScope): SuggestInput[] {
       version: number;
       lexicon: number;
       response: string;
-      hasReview: number;
     }[];
+    const reviewed = new Set<string>();
+    for (const x of reviewedStmt.all(run.id, reviewedIds) as { id: number; tag: number }[])
+      reviewed.add(`${x.id}:${reviewedTags.get(x.tag)}`);
     let lastId = -1;
     let response: NormalizedResponse | null = null;
     for (const r of rows) {
@@ -111,11 +121,7 @@ export function suggestInputs(db: Db, scope: SuggestScope): SuggestInput[] {
         response = JSON.parse(r.response) as NormalizedResponse;
         lastId = r.id;
       }
-      let source: HumanSource = "imported";
-      if (r.hasReview) {
-        const rv = reviewed.get(tag.review(t.field, "reviewed")) as number | undefined;
-        if (rv !== undefined && reviewTag.get(run.id, rv, r.id) !== undefined) source = "review";
-      }
+      const source: HumanSource = reviewed.has(`${r.id}:${t.field}`) ? "review" : "imported";
       seenTraceFields.add(`${r.id}:${t.field}`);
       out.push({
         key: `trace:${r.id}:${t.field}`,

@@ -35,6 +35,8 @@ export class AdditionIndex {
   readonly candidates: Candidate[] = [];
   private readonly finder: TermFinder | null = null;
   private cachedBest: number | null | undefined;
+  private seen = new Int32Array(0);
+  private pass = 0;
 
   constructor(
     private readonly ctx: AdditionContext,
@@ -63,26 +65,29 @@ export class AdditionIndex {
         words: wordCount(term),
       });
     }
+    this.seen = new Int32Array(terms.length);
     for (const i of fieldItems) if (ctx.cur[i] === "DRIFT") this.count(i, 1);
   }
 
   /** Adds (+1) or takes back (-1) one DRIFT field's occurrences, each term once. */
   private count(i: number, sign: 1 | -1): void {
     if (!this.finder) return;
-    const held = new Set<number>();
+    // A term counts once per field: `seen` holds the pass that last counted it (no set per field).
+    const pass = ++this.pass;
+    const seen = this.seen;
+    const candidates = this.candidates;
+    const ask = this.ctx.items[i].human === "ASK";
+    const accepts = this.ctx.accepts;
     for (const text of this.ctx.scanTexts(i, this.question)) {
       this.finder.scan(text, (id, start, end) => {
-        if (!held.has(id) && this.ctx.accepts(text, start, end)) held.add(id);
+        if (seen[id] === pass || !accepts(text, start, end)) return;
+        seen[id] = pass;
+        const c = candidates[id];
+        if (ask) c.fixes += sign;
+        else c.breaks += sign;
+        this.cachedBest = undefined;
       });
     }
-    if (held.size === 0) return;
-    const ask = this.ctx.items[i].human === "ASK";
-    for (const id of held) {
-      const c = this.candidates[id];
-      if (ask) c.fixes += sign;
-      else c.breaks += sign;
-    }
-    this.cachedBest = undefined;
   }
 
   /** A field left DRIFT (an addition took it): it no longer counts for any term. */

@@ -1,3 +1,4 @@
+import { AskText } from "../lexicon/ask";
 import { DRAFT_LEXICON_VERSION } from "../lexicon/draft";
 import { applyLexiconEdit, type Lexicon, type LexiconEdit } from "../lexicon/lexicon";
 import { askTermsFor, type CompiledProbe, compileProbe } from "../probe/compile";
@@ -149,8 +150,23 @@ export function bindSuggestion(
     target.kind === "lexicon"
       ? compileProbe(input.probe, lexiconWith(draft))
       : compileProbe(probeWithDraft(input.probe, draft), lexicon);
-  const labelOf = (input: ScoredInput, draft: readonly TermChange[]): Label =>
-    scoreTrace({ response: input.response }, compiled(input, draft)).fields[input.field]?.label ?? "ERROR";
+  // A reply with no call is labelled by rule 1 alone: the compiled field's ask test on the reply's
+  // text, which scoreTrace runs on a fresh AskText each time. Kept per input, its question
+  // sentences are read once however many drafts score it; any other reply goes through scoreTrace.
+  const texts = new Map<ScoredInput, AskText>();
+  const labelOf = (input: ScoredInput, draft: readonly TermChange[]): Label => {
+    const p = compiled(input, draft);
+    const ask = p.ask[input.field];
+    if (ask && isFalsy(input.response.tool_calls[0])) {
+      let t = texts.get(input);
+      if (!t) {
+        t = new AskText(input.response.text ? input.response.text.toLowerCase() : "");
+        texts.set(input, t);
+      }
+      return ask.asks(t) ? "ASK" : "DRIFT";
+    }
+    return scoreTrace({ response: input.response }, p).fields[input.field]?.label ?? "ERROR";
+  };
 
   const fields: LabelledField[] = inputs.map((input) => {
     byKey.set(input.key, input);

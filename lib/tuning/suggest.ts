@@ -115,6 +115,8 @@ export function suggestChanges(
     return l;
   };
   const sentenceCache = new Map<number, TextSentences>();
+  /** Prepared texts per item (negative keys: under the question rule). */
+  const scanCache = new Map<number, string[]>();
   const ctx: AdditionContext = {
     items,
     cur,
@@ -127,10 +129,15 @@ export function suggestChanges(
       return s;
     },
     scanTexts(i, question) {
-      const l = lower(i);
-      const out =
-        l === "" ? [] : question ? ctx.sentences(i).questions.map((q) => ev.prepare(q)) : [ev.prepare(l)];
-      for (const s of items[i].also ?? []) out.push(ev.prepare(s));
+      const key = question ? -1 - i : i;
+      let out = scanCache.get(key);
+      if (out === undefined) {
+        const l = lower(i);
+        out =
+          l === "" ? [] : question ? ctx.sentences(i).questions.map((q) => ev.prepare(q)) : [ev.prepare(l)];
+        for (const s of items[i].also ?? []) out.push(ev.prepare(s));
+        scanCache.set(key, out);
+      }
       return out;
     },
     accepts: (text, start, end) => ev.accepts(text, start, end),
