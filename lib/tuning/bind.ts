@@ -1,10 +1,11 @@
 import { AskText } from "../lexicon/ask";
 import { DRAFT_LEXICON_VERSION } from "../lexicon/draft";
 import { applyLexiconEdit, type Lexicon, type LexiconEdit } from "../lexicon/lexicon";
-import { askTermsFor, type CompiledProbe, compileProbe } from "../probe/compile";
+import { type CompiledProbe, compileProbe } from "../probe/compile";
 import type { NormalizedResponse } from "../probe/response";
 import type { Label, Probe } from "../probe/schema";
 import { callName, isFalsy, readArguments, scoreTrace } from "../probe/score";
+import { takeIntoTerms } from "./draftChange";
 import type { AskRule, HumanSource, LabelledField, SuggestionEvaluator, TermChange } from "./types";
 
 /**
@@ -66,24 +67,8 @@ export function lexiconEditOf(draft: readonly TermChange[]): LexiconEdit {
 export function askTermsWithDraft(probe: Probe, draft: readonly TermChange[]): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const [f, terms] of Object.entries(probe.ask_terms)) out[f] = terms.map((t) => t.toLowerCase());
-  for (const c of draft) {
-    if (c.kind === "rule") continue;
-    const list = out[c.field] ?? [];
-    if (c.kind === "add") {
-      if (list.length === 0) list.push(...nameTerms(c.field));
-      if (!list.includes(c.term)) list.push(c.term);
-    } else {
-      const k = list.indexOf(c.term);
-      if (k !== -1) list.splice(k, 1);
-    }
-    out[c.field] = list;
-  }
+  for (const c of draft) if (c.kind !== "rule") out[c.field] = takeIntoTerms(out[c.field] ?? [], c.field, c);
   return out;
-}
-
-/** The field-name fallback (lib/probe/compile.ts askTermsFor on a probe that lists no terms). */
-function nameTerms(field: string): string[] {
-  return askTermsFor({ ask_terms: {} } as unknown as Probe, field);
 }
 
 /** The clarify call's argument strings (lower-cased, keys included), as the scorer reads them. */
