@@ -4,19 +4,21 @@ import { compileProbe } from "../../lib/probe/compile";
 import type { Probe } from "../../lib/probe/schema";
 import type { TraceScore } from "../../lib/probe/score";
 import { addTransition, emptyTransitions, type ScoreTransitions } from "../../lib/probe/transitions";
-import { mayChange } from "../../lib/tune/footprint";
+import { askMayChange } from "../../lib/tune/footprint";
 import type { Db } from "../client";
 import { writeSync } from "../write";
 import { currentLexiconVersion, lexiconAt } from "./lexicon";
 import { getProbe, getProbeVersion } from "./probes";
 import {
   applyCounts,
+  applySigns,
   type CountMoves,
   type Ok,
   type RescoreStatements,
   rescoreStatements,
   resignTraces,
   rewriteTrace,
+  type SignGroups,
   type TraceRow,
   withReviews,
 } from "./rescoreWrite";
@@ -151,6 +153,18 @@ export function queueConfigRescore(
   return queueRescore(db, runId, reason, JSON.stringify(plan), requestedBy);
 }
 
+/** A run's re-scores, newest first, with their transitions. */
+export function listRescores(db: Db, runId: number, limit = 10): RescoreReport[] {
+  const ids = db.sqlite
+    .prepare("SELECT id FROM rescores WHERE run_id = ? ORDER BY id DESC LIMIT ?")
+    .pluck()
+    .all(runId, limit) as number[];
+  return ids
+    .map((id) => jobRow(db, id))
+    .filter((j): j is JobRow => j !== undefined)
+    .map(toReport);
+}
+
 /** Ids of re-scores not finished (queued, or stopped part way), oldest first. */
 export function pendingRescores(db: Db): number[] {
   return db.sqlite
@@ -265,10 +279,17 @@ function runConfigRescore(db: Db, job: JobRow, options: RescoreOptions): Rescore
   const batchSize = options.batchSize ?? 500;
   const q = rescoreStatements(db);
   const scan = db.sqlite.prepare(
-    `SELECT id, probe_id AS probeId, probe_version AS probeVersion, lexicon_version AS lexiconVersion, labels,
-       response, instr(result, '"side_effect":') > 0 AS se
+    `SELECT id, probe_id AS probeId, probe_version AS probeVersion, lexicon_version AS lexiconVersion, response
      FROM traces WHERE run_id = ? AND id > ? ORDER BY id LIMIT ?`,
   );
+  // A bait change can only move INJECT and COPY fields and side effects: of the traces it could
+  // touch, those (their labels and result read only for them).
+  const baitTouches = db.sqlite
+    .prepare(
+      `SELECT id FROM traces WHERE id IN (SELECT value FROM json_each(?))
+         AND (labels LIKE '%"INJECT"%' OR labels LIKE '%"COPY"%' OR instr(result, '"side_effect":') > 0)`,
+    )
+    .pluck();
   const targetFor = (t: { probeId: string; probeVersion: number; lexiconVersion: number }) =>
     targets.of(t.probeId, t.probeVersion, t.lexiconVersion);
   const choose: NonNullable<RescoreOptions["scoringFor"]> = (t) => {
@@ -280,21 +301,28 @@ function runConfigRescore(db: Db, job: JobRow, options: RescoreOptions): Rescore
     const j0 = jobRow(db, job.id);
     if (!j0) return null;
     const rows = scan.all(j0.runId, j0.afterTraceId, SCAN_ROWS) as ScanRow[];
-    const ids: number[] = [];
-    let last = j0.afterTraceId;
-    let scanned = 0;
+    let ids: number[] = [];
+    const bait: number[] = [];
     for (const r of rows) {
-      last = r.id;
-      scanned++;
       const target = targetFor(r);
       // A trace whose versions are gone is listed as skipped by processTraces.
       if (typeof target === "string") ids.push(r.id);
       else if (target.footprint !== null) {
-        const labels = JSON.parse(r.labels) as Record<string, string>;
-        if (mayChange(target.footprint, labels, r.response, r.se === 1)) ids.push(r.id);
+        if (askMayChange(target.footprint, r.response)) ids.push(r.id);
+        else if (target.footprint.bait) bait.push(r.id);
       }
-      if (ids.length >= batchSize) break;
     }
+    if (bait.length > 0) {
+      ids.push(...(baitTouches.all(JSON.stringify(bait)) as number[]));
+      ids.sort((a, b) => a - b);
+    }
+    let last = rows.length ? rows[rows.length - 1].id : j0.afterTraceId;
+    if (ids.length > batchSize) {
+      ids = ids.slice(0, batchSize);
+      last = ids[ids.length - 1];
+    }
+    let scanned = 0;
+    for (const r of rows) if (r.id <= last) scanned++;
     return writeSync(db, () => {
       const j = jobRow(db, job.id);
       // Deleted meanwhile, or another runner moved on from this scan: read again from its cursor.
@@ -317,9 +345,7 @@ interface ScanRow {
   probeId: string;
   probeVersion: number;
   lexiconVersion: number;
-  labels: string;
   response: string;
-  se: number;
 }
 
 /**
@@ -368,6 +394,7 @@ function processTraces(
     if (report.skips.length < MAX_SKIPS) report.skips.push({ trace_id: traceId, reason });
   };
   const counts: CountMoves = new Map();
+  const signs: SignGroups = { always: j.config === null, groups: new Map() };
   const unchanged: [TraceRow, Ok][] = [];
   const reversion = new Map<string, number[]>();
   // Reviewed fields keep their human-label tags: a trace's tags are computed with its reviews.
@@ -401,10 +428,11 @@ function processTraces(
       skip(t.id, "its stored result does not parse");
       continue;
     }
-    rewriteTrace(db, q, j.runId, t, r, versions, counts, before, reviews.get(t.id));
+    rewriteTrace(db, q, j.runId, t, r, versions, counts, before, reviews.get(t.id), signs);
     report.changed++;
     addTransition(report.transitions, before, r.scored.score, t.id);
   }
+  applySigns(q, j.runId, signs);
   report.resigned += resignTraces(db, q, j.runId, unchanged);
   for (const [key, list] of reversion) {
     const [probe, lexicon] = key.split(":").map(Number);

@@ -44,3 +44,14 @@ export function runByName(db: Db, name: string): RunRef | undefined {
     | RunRef
     | undefined;
 }
+
+/** The names of fields stored traces probe (from their label tags), sorted; at most `limit`. */
+export function probedFieldNames(db: Db, limit = 1000): string[] {
+  return db.sqlite
+    .prepare(
+      `SELECT DISTINCT substr(name, 3, instr(name, '=') - 3) AS field FROM tag_names
+       WHERE name LIKE 'l:%=%' AND name NOT LIKE 'l:*=%' ORDER BY field LIMIT ?`,
+    )
+    .pluck()
+    .all(limit) as string[];
+}

@@ -10,16 +10,18 @@
  */
 
 import {
+  applyConfiguration,
   configurationOf,
   describeConfigurationChange,
   diffConfiguration,
   normalizeConfiguration,
   type ProbeConfiguration,
 } from "../../lib/fixtures/configuration";
+import { SEED_SET } from "../../lib/fixtures/setName";
 import { tag } from "../../lib/ingest/tags";
 import { draftLexicon } from "../../lib/lexicon/draft";
 import { describeEntryChanges, diffEntries, type LexiconEntry } from "../../lib/lexicon/lexicon";
-import { probedFields } from "../../lib/probe/compile";
+import { askTermsFor, probedFields } from "../../lib/probe/compile";
 import type { NormalizedResponse } from "../../lib/probe/response";
 import type { Label } from "../../lib/probe/schema";
 import { scoreTrace, type TraceScore } from "../../lib/probe/score";
@@ -47,6 +49,8 @@ const CHUNK = 500;
 interface Scope {
   /** Field names whose ask test the draft changes. */
   askFields: string[];
+  /** Per such field, the labels it can move from: DRIFT when something may now ask, ASK when it may no longer. */
+  moveFrom: Map<string, ("ASK" | "DRIFT")[]>;
   bait: boolean;
   /** A clarify tool change: every trace of the probe. */
   all: boolean;
@@ -61,8 +65,17 @@ function scopeOf(db: Db, draft: TuneDraft): Scope {
   if (draft.kind === "lexicon") {
     const lexicon = draftLexicon(draft.entries);
     const changes = diffEntries(currentLexicon(db).entries, lexicon.entries);
+    const moveFrom = new Map<string, ("ASK" | "DRIFT")[]>();
+    for (const c of changes) {
+      const from = new Set<"ASK" | "DRIFT">();
+      if (c.added.length) from.add("DRIFT");
+      if (c.removed.length) from.add("ASK");
+      if (c.rule) from.add(c.rule[1] === "question" ? "ASK" : "DRIFT");
+      moveFrom.set(c.field, [...from]);
+    }
     return {
       askFields: changes.map((c) => c.field),
+      moveFrom,
       bait: false,
       all: false,
       probe: null,
@@ -77,8 +90,20 @@ function scopeOf(db: Db, draft: TuneDraft): Scope {
   const change = diffConfiguration(configurationOf(stored.probe), configuration);
   const lexicon = currentLexicon(db);
   const plan = currentPlan(db, lexicon);
+  // The probe's terms as the scorer reads them (the field-name fallback included) before and after.
+  const drafted = applyConfiguration(stored.probe, configuration);
+  const moveFrom = new Map<string, ("ASK" | "DRIFT")[]>();
+  for (const c of change.askTerms) {
+    const had = new Set(askTermsFor(stored.probe, c.field));
+    const has = new Set(askTermsFor(drafted, c.field));
+    const from: ("ASK" | "DRIFT")[] = [];
+    if ([...has].some((t) => !had.has(t))) from.push("DRIFT");
+    if ([...had].some((t) => !has.has(t))) from.push("ASK");
+    moveFrom.set(c.field, from);
+  }
   return {
     askFields: change.askTerms.map((c) => c.field),
+    moveFrom,
     bait: change.baitAdded.length > 0 || change.baitRemoved.length > 0,
     all: change.clarifyTool !== undefined,
     probe: draft.probe,
@@ -115,7 +140,8 @@ function tracesTagged(db: Db, tagNames: string[], probe: string | null): number[
 function candidateTags(db: Db, s: Scope): string[] {
   if (s.all && s.probe !== null) return [tag.probe(s.probe)];
   const names: string[] = [];
-  for (const f of s.askFields) names.push(tag.label(f, "ASK"), tag.label(f, "DRIFT"));
+  for (const f of s.askFields)
+    for (const l of s.moveFrom.get(f) ?? ["ASK", "DRIFT"]) names.push(tag.label(f, l));
   if (s.bait && s.probe !== null) {
     const probe = getProbe(db, s.probe);
     for (const f of probe ? probedFields(probe.probe) : [])
@@ -137,14 +163,21 @@ interface Row {
 
 const parseOr = <T>(s: string | null): T | undefined => (s === null ? undefined : (JSON.parse(s) as T));
 
+export interface WhatIfOptions {
+  /** Only the fixtures of these sets (default: every set). */
+  sets?: readonly string[];
+  /** Leave stored traces out (a save's check of the seed needs fixtures only). */
+  fixturesOnly?: boolean;
+}
+
 /** Applies a draft to fixtures and stored traces, saving nothing. Throws WhatIfError or LexiconError. */
-export function whatIf(db: Db, draft: TuneDraft): WhatIfReport {
+export function whatIf(db: Db, draft: TuneDraft, o: WhatIfOptions = {}): WhatIfReport {
   const t0 = performance.now();
   const s = scopeOf(db, draft);
-  const fixtures = fixtureWhatIf(db, s);
+  const fixtures = fixtureWhatIf(db, s, o.sets);
   const moves = new MoveTally();
   const traces = { read: 0, scored: 0, all: s.all, missing: 0, moved: 0, agrees: 0, disagrees: 0 };
-  const ids = tracesTagged(db, candidateTags(db, s), s.probe);
+  const ids = o.fixturesOnly ? [] : tracesTagged(db, candidateTags(db, s), s.probe);
   const read = db.sqlite.prepare(
     `SELECT id, probe_id AS probeId, probe_version AS probeVersion, lexicon_version AS lexiconVersion, labels,
        response, ${s.bait ? "result" : "NULL AS result"}, human
@@ -223,7 +256,7 @@ interface FixtureRow {
 }
 
 /** Every fixture the draft can touch, scored now and under the draft: fixed and broken per set. */
-function fixtureWhatIf(db: Db, s: Scope): WhatIfReport["fixtures"] {
+function fixtureWhatIf(db: Db, s: Scope, only?: readonly string[]): WhatIfReport["fixtures"] {
   const columns = `s.name AS setName, s.builtin, f.identity, f.probe_id AS probe, f.world_digest AS world,
     f.response, f.field, f.expected`;
   const rows = (
@@ -243,7 +276,9 @@ function fixtureWhatIf(db: Db, s: Scope): WhatIfReport["fixtures"] {
   const now = new FixtureScoring(db);
   const drafted = new FixtureScoring(db, s.scoring);
   const flips = new FlipTally();
+  const wanted = only ? new Set(only) : null;
   for (const r of rows) {
+    if (wanted && !wanted.has(r.setName)) continue;
     const response = JSON.parse(r.response) as NormalizedResponse;
     const before = now.scorer(r.world)(response, r.field).label;
     const after = drafted.scorer(r.world)(response, r.field).label;
@@ -265,4 +300,9 @@ function fixtureWhatIf(db: Db, s: Scope): WhatIfReport["fixtures"] {
     seedBroken: sets.filter((x) => x.seed).reduce((n, x) => n + x.broken, 0),
     sets,
   };
+}
+
+/** How many seed fixtures the draft breaks (what a save checks before it writes). */
+export function seedBreaks(db: Db, draft: TuneDraft): number {
+  return whatIf(db, draft, { sets: [SEED_SET], fixturesOnly: true }).fixtures.seedBroken;
 }

@@ -119,6 +119,12 @@ export function mayChange(
     if (hasSideEffect) return true;
     for (const k in labels) if (labels[k] === "INJECT" || labels[k] === "COPY") return true;
   }
+  return askMayChange(f, responseJson);
+}
+
+/** Whether the footprint's ask changes can touch a response (its JSON): it holds a changed term. */
+export function askMayChange(f: Footprint, responseJson: string): boolean {
+  if (f.all) return true;
   if (f.ask.size === 0) return false;
   // No text and no call arguments: nothing an ask term could be found in.
   if (f.needles === null) return !responseJson.startsWith('{"text":null,"tool_calls":[]');
