@@ -22,6 +22,7 @@ const NAV = [
   { href: "/fixtures", label: "Fixtures" },
   { href: "/compare", label: "Compare" },
   { href: "/probes", label: "Probes" },
+  { href: "/lexicon", label: "Lexicon" },
   { href: "/upload", label: "Upload" },
   { href: "/ingests", label: "Ingests" },
 ];

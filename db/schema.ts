@@ -29,6 +29,11 @@ export const probes = sqliteTable("probes", {
   id: text().primaryKey(),
   currentVersion: integer("current_version").notNull(),
   builtin: integer({ mode: "boolean" }).notNull().default(false),
+  /**
+   * Its scoring configuration was edited in the product (tune page, `probes edit`): later
+   * records, files and built-in updates keep that configuration (0009_lexicon.sql).
+   */
+  configurationEdited: integer("configuration_edited", { mode: "boolean" }).notNull().default(false),
   createdAt: text("created_at").notNull().default(now),
   updatedAt: text("updated_at").notNull().default(now),
 });
@@ -45,8 +50,10 @@ export const probeVersions = sqliteTable(
     definition: text().notNull(),
     /** SHA-256 of the canonical definition: re-adding the same probe adds no version. */
     digest: text().notNull(),
-    /** builtin, file:<name>, inline:<source>, when2call. */
+    /** builtin, file:<name>, inline:<source>, when2call, import:<file>, edit, rescore. */
     origin: text().notNull(),
+    /** Who saved a version edited in the product; null for the others. */
+    savedBy: text("saved_by"),
     createdAt: text("created_at").notNull().default(now),
   },
   (t) => [
@@ -134,6 +141,8 @@ export const traces = sqliteTable(
     batchId: integer("batch_id"),
     probeId: text("probe_id").notNull(),
     probeVersion: integer("probe_version").notNull(),
+    /** The lexicon version that scored it (0: none); a re-score that leaves its result keeps both versions. */
+    lexiconVersion: integer("lexicon_version").notNull().default(0),
     /** The record's own id, when it has one. */
     extId: text("ext_id"),
     /** 16 bytes of SHA-256 over (id) or (source, line, content hash): the identity within the run. */
@@ -431,11 +440,30 @@ export const rescores = sqliteTable(
     /** Traces whose original record no longer reads (left as stored). */
     skipped: integer().notNull().default(0),
     report: text().notNull().default("{}"),
+    /** Who asked for it (a re-score started from the dashboard or the command line). */
+    requestedBy: text("requested_by"),
+    /** The runner holding it (a child process of the dashboard) and until when (epoch ms). */
+    leaseOwner: text("lease_owner"),
+    leaseUntil: integer("lease_until"),
     createdAt: text("created_at").notNull().default(now),
     finishedAt: text("finished_at"),
   },
   (t) => [index("rescores_run").on(t.runId, t.id), index("rescores_status").on(t.status, t.id)],
 );
+
+/**
+ * Saved versions of the shared lexicon (version 0, the empty lexicon, has no row). Entries are in
+ * `lexicon_entries(version, field, terms, rule)`, WITHOUT ROWID with a CHECK on the rule, which
+ * drizzle cannot express: 0009_lexicon.sql holds it; db/queries/lexicon.ts reads and writes both.
+ */
+export const lexiconVersions = sqliteTable("lexicon_versions", {
+  version: integer().primaryKey(),
+  savedBy: text("saved_by").notNull(),
+  /** edit (page or command line), import:<file>, suggest. */
+  origin: text().notNull().default("edit"),
+  note: text().notNull().default(""),
+  createdAt: text("created_at").notNull().default(now),
+});
 
 /**
  * A browser session of a server with an access token: the SHA-256 of the cookie's random id, the

@@ -9,11 +9,13 @@ import { build } from "esbuild";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 await build({
   // The CLI, the writer thread `assumeprobe ingest` starts beside it (db/queries/threadedIngestStore.ts),
-  // and the thread the dashboard ingests an upload on (db/queries/ingestUpload.ts).
+  // the thread the dashboard ingests an upload on (db/queries/ingestUpload.ts), and the one it runs
+  // what-ifs on (db/queries/whatIfOffThread.ts).
   entryPoints: {
     cli: join(root, "lib", "cli", "main.ts"),
     "ingest-writer": join(root, "db", "queries", "ingestWriterThread.ts"),
     "ingest-upload": join(root, "db", "queries", "ingestUploadThread.ts"),
+    "what-if": join(root, "db", "queries", "whatIfThread.ts"),
   },
   outdir: join(root, "dist"),
   outExtension: { ".js": ".mjs" },

@@ -4,7 +4,6 @@ import { WorldPanels } from "@/app/_components/WorldPanels";
 import { FieldLabels, ResponseText, ToolCall } from "@/app/traces/[id]/sections";
 import type { TraceDetail } from "@/db/queries/traceDetail";
 import { askTermHits, markArguments } from "@/lib/probe/argumentMarks";
-import { compileProbe } from "@/lib/probe/compile";
 import { QUEUE_RULE_TEXT, type QueueRule } from "@/lib/review/queueRules";
 
 /** Why the item is in the queue: the rule that put it there, and every other rule that holds. */
@@ -75,7 +74,7 @@ export function WhyQueued({
  * against the visible state, the labels beside the others, the world.
  */
 export function QueueEvidence({ t }: { t: TraceDetail }) {
-  const probe = t.probe ? compileProbe(t.probe) : null;
+  const probe = t.compiled;
   const view = probe ? markArguments(t.response, probe) : null;
   const hits = probe ? askTermHits(t.response.text, probe) : null;
   const called = view !== null && view.kind !== "no_call";

@@ -7,6 +7,7 @@ import type { LexiconEntry } from "../../lib/fixtures/configuration";
 import { FixtureError } from "../../lib/fixtures/errors";
 import { fixtureLine, type HistoryEntry, type SourceRef } from "../../lib/fixtures/exportLine";
 import { type PytestWorld, pytestModule } from "../../lib/fixtures/pytest";
+import { entryFor } from "../../lib/lexicon/lexicon";
 import type { NormalizedResponse } from "../../lib/probe/response";
 import type { Label } from "../../lib/probe/schema";
 import type { Db } from "../client";
@@ -51,12 +52,10 @@ function* rows<T>(db: Db, setId: number, columns: string): Generator<T & { id: n
   }
 }
 
-/**
- * The shared lexicon's entry for a field at export time. The lexicon does not exist yet (its
- * version is 0, "no lexicon"): no field has an entry.
- */
-function lexiconEntry(_field: string): LexiconEntry | null {
-  return null;
+/** The shared lexicon's entry for a field at export time (the lexicon the export scores with). */
+function lexiconEntry(ctx: FixtureScoring, field: string): LexiconEntry | null {
+  const e = entryFor(ctx.lexicon, field);
+  return e ? { terms: [...e.terms], rule: e.rule } : null;
 }
 
 /** One JSON line per fixture of the set, in the order they were added. */
@@ -86,7 +85,7 @@ export function* exportFixtureLines(db: Db, setName: string): Generator<string> 
         response: JSON.parse(r.response) as NormalizedResponse,
       },
       ctx.probe(r.probe).config,
-      lexiconEntry(r.field),
+      lexiconEntry(ctx, r.field),
     );
     yield JSON.stringify(line);
   }

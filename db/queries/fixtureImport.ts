@@ -6,16 +6,23 @@
  * probe the database lacks is created from the line's world and configuration; one whose scoring
  * configuration differs gains a version with the line's (both are reported).
  */
-import { configurationOf, type ProbeConfiguration } from "../../lib/fixtures/configuration";
+import {
+  configurationOf,
+  type LexiconEntry,
+  type ProbeConfiguration,
+} from "../../lib/fixtures/configuration";
 import { FixtureError } from "../../lib/fixtures/errors";
 import { type FixtureLine, parseFixtureLine } from "../../lib/fixtures/exportLine";
 import type { NumberedLine } from "../../lib/fixtures/lines";
 import { SEED_SET } from "../../lib/fixtures/setName";
+import { entryFor, normalizeEntry } from "../../lib/lexicon/lexicon";
 import { canonicalJson } from "../../lib/probe/digest";
 import { describeIssues, ProbeSchema } from "../../lib/probe/schema";
 import type { Db } from "../client";
+import { writeSync } from "../write";
 import { checkSetName, fixtureTransaction, writableSet } from "./fixtureSets";
 import { writeFixture } from "./fixtures";
+import { currentLexicon, saveLexiconIn } from "./lexicon";
 import { getProbe, saveProbe } from "./probes";
 
 export interface ImportError {
@@ -34,6 +41,8 @@ export interface ImportSummary {
   rejected: number;
   sets: { name: string; created: boolean; added: number; relabelled: number }[];
   probes: { id: string; version: number; action: "created" | "new version" }[];
+  /** Set when the lines' shared-lexicon entries made a new lexicon version: which fields it changed. */
+  lexicon?: { version: number; fields: string[] };
   errors: ImportError[];
   notes: string[];
 }
@@ -79,7 +88,8 @@ function ensureProbe(db: Db, l: FixtureLine, file: string, report: ImportSummary
   });
   if (!parsed.success)
     throw new FixtureError("no_probe", `its probe cannot be stored: ${describeIssues(parsed.error)}`);
-  const { version, created } = saveProbe(db, parsed.data, origin);
+  // An import brings a configuration on purpose: it is saved as an edit (it stays current).
+  const { version, created } = saveProbe(db, parsed.data, origin, { editedBy: "import" });
   if (created) report.push({ id: l.probe, version, action: stored ? "new version" : "created" });
 }
 
@@ -145,6 +155,39 @@ function writeBatch(db: Db, batch: { line: number; l: FixtureLine }[], o: Import
   });
 }
 
+/**
+ * The lines' shared-lexicon entries: a field the lexicon lacks, or holds with another entry, takes
+ * the lines' (one new lexicon version for the whole import, reported).
+ */
+function importLexicon(db: Db, entries: Map<string, LexiconEntry>, file: string, sum: ImportSummary): void {
+  if (entries.size === 0) return;
+  writeSync(db, () => {
+    const now = currentLexicon(db);
+    const next: Record<string, LexiconEntry> = { ...now.entries };
+    const changed: string[] = [];
+    for (const [field, e] of entries) {
+      let wanted: LexiconEntry | null;
+      try {
+        wanted = normalizeEntry(field, e);
+      } catch (err) {
+        sum.notes.push(`lexicon entry for "${field}" not stored: ${(err as Error).message}`);
+        continue;
+      }
+      const have = entryFor(now, field);
+      if (wanted === null || (have && canonicalJson(have) === canonicalJson(wanted))) continue;
+      next[field] = wanted;
+      changed.push(field);
+    }
+    if (changed.length === 0) return;
+    const saved = saveLexiconIn(db, next, { by: "import", origin: `import:${file}` });
+    if (!saved.created) return;
+    sum.lexicon = { version: saved.version, fields: changed.sort() };
+    sum.notes.push(
+      `shared lexicon: new version ${saved.version} with the file's entries for ${sum.lexicon.fields.map((f) => `"${f}"`).join(", ")}`,
+    );
+  });
+}
+
 /** Imports fixture lines; bad ones are reported and skipped, good ones stored in batches. */
 export async function importFixtures(
   db: Db,
@@ -164,7 +207,9 @@ export async function importFixtures(
     notes: [],
   };
   let batch: { line: number; l: FixtureLine }[] = [];
-  let lexiconSeen = false;
+  /** The first entry lines carry per field name, and fields whose lines disagree. */
+  const entries = new Map<string, LexiconEntry>();
+  const disagreeing = new Set<string>();
   for await (const { line, text, tooLong } of lines) {
     sum.lines++;
     if (tooLong) {
@@ -178,7 +223,12 @@ export async function importFixtures(
       sum.errors.push({ line, reason: r.reason });
       continue;
     }
-    if (r.line.configuration.lexicon !== null) lexiconSeen = true;
+    const e = r.line.configuration.lexicon;
+    if (e !== null) {
+      const seen = entries.get(r.line.field);
+      if (!seen) entries.set(r.line.field, e);
+      else if (canonicalJson(seen) !== canonicalJson(e)) disagreeing.add(r.line.field);
+    }
     batch.push({ line, l: r.line });
     if (batch.length >= BATCH) {
       writeBatch(db, batch, o, sum);
@@ -186,10 +236,9 @@ export async function importFixtures(
     }
   }
   if (batch.length > 0) writeBatch(db, batch, o, sum);
-  if (lexiconSeen)
-    sum.notes.push(
-      "lines carry shared-lexicon entries: this version has no shared lexicon, so they were not stored",
-    );
+  importLexicon(db, entries, o.file, sum);
+  for (const f of disagreeing)
+    sum.notes.push(`lines carry different lexicon entries for "${f}": the first line's was taken`);
   sum.errors.sort((a, b) => a.line - b.line);
   return sum;
 }

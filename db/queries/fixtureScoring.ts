@@ -1,22 +1,30 @@
 /**
  * What scores fixtures now: each world snapshot (parsed once) with its probe's current stored
- * configuration, one compiled scorer per world (lib/fixtures/score.ts), and the versions that
- * make up the scorer version. One context per re-run, page or export.
+ * configuration and the current lexicon, one compiled scorer per world (lib/fixtures/score.ts),
+ * and the versions that make up the scorer version. One context per re-run, page or export; a
+ * what-if makes one with a draft (a lexicon, or a configuration for some probes).
  */
 import {
   configurationOf,
   EMPTY_CONFIGURATION,
-  NO_LEXICON_VERSION,
   type ProbeConfiguration,
   type ScorerVersionParts,
   scorerVersion,
 } from "../../lib/fixtures/configuration";
 import { type FixtureScore, fixtureScorer } from "../../lib/fixtures/score";
 import type { WorldSnapshot } from "../../lib/fixtures/world";
+import type { Lexicon } from "../../lib/lexicon/lexicon";
 import { packageVersion } from "../../lib/packageVersion";
 import type { NormalizedResponse } from "../../lib/probe/response";
 import type { Db } from "../client";
+import { currentLexicon } from "./lexicon";
 import { getProbe } from "./probes";
+
+/** A draft to score under instead of what is stored: a lexicon, and configurations by probe id. */
+export interface ScoringDraft {
+  lexicon?: Lexicon;
+  configurations?: ReadonlyMap<string, ProbeConfiguration>;
+}
 
 export interface ProbeNow {
   config: ProbeConfiguration;
@@ -29,9 +37,15 @@ export class FixtureScoring {
   private readonly probes = new Map<string, ProbeNow>();
   private readonly scorers = new Map<string, (r: NormalizedResponse, field: string) => FixtureScore>();
   private readonly worldStmt;
+  /** The lexicon every fixture scores with. */
+  readonly lexicon: Lexicon;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly draft: ScoringDraft = {},
+  ) {
     this.worldStmt = db.sqlite.prepare("SELECT world FROM fixture_worlds WHERE digest = ?").pluck();
+    this.lexicon = draft.lexicon ?? currentLexicon(db);
   }
 
   world(digest: string): WorldSnapshot {
@@ -49,9 +63,10 @@ export class FixtureScoring {
     let p = this.probes.get(id);
     if (!p) {
       const stored = getProbe(this.db, id);
+      const drafted = this.draft.configurations?.get(id);
       p = stored
-        ? { config: configurationOf(stored.probe), version: stored.version }
-        : { config: EMPTY_CONFIGURATION, version: null };
+        ? { config: drafted ?? configurationOf(stored.probe), version: stored.version }
+        : { config: drafted ?? EMPTY_CONFIGURATION, version: null };
       this.probes.set(id, p);
     }
     return p;
@@ -62,7 +77,7 @@ export class FixtureScoring {
     let s = this.scorers.get(digest);
     if (!s) {
       const world = this.world(digest);
-      s = fixtureScorer(world, this.probe(world.id).config);
+      s = fixtureScorer(world, this.probe(world.id).config, this.lexicon);
       this.scorers.set(digest, s);
     }
     return s;
@@ -72,7 +87,7 @@ export class FixtureScoring {
   versions(): ScorerVersionParts {
     const probes: Record<string, number> = {};
     for (const [id, p] of this.probes) probes[id] = p.version ?? 0;
-    return { package: packageVersion(), probes, lexicon: NO_LEXICON_VERSION };
+    return { package: packageVersion(), probes, lexicon: this.lexicon.version };
   }
 
   scorerVersion(): string {

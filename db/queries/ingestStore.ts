@@ -5,6 +5,7 @@ import type { Probe } from "../../lib/probe/schema";
 import type { Db } from "../client";
 import { WriteWaitError, writeSync } from "../write";
 import { beginIngestBatch, claimRunlessErrors, finishIngestBatch, recountRejected } from "./ingestBatches";
+import { currentLexicon } from "./lexicon";
 import { getProbe, saveProbe } from "./probes";
 import { resetTagCache, tagId } from "./tags";
 
@@ -67,6 +68,9 @@ export function createBatchStore(db: Db): Omit<IngestStore, "write"> {
     saveProbe(probe: Probe, origin: string) {
       return saveProbe(db, probe, origin);
     },
+    lexicon() {
+      return currentLexicon(db);
+    },
     beginBatch(origin: string, files: string[]) {
       return beginIngestBatch(db, origin, files);
     },
@@ -77,7 +81,8 @@ export function createBatchStore(db: Db): Omit<IngestStore, "write"> {
 }
 
 const TRACE_COLUMNS = `run_id, batch_id, probe_id, probe_version, ext_id, identity, hash, source, line, form,
-  model, payload_model, started_at, latency_ms, gate, labels, result, response, recorded, human, original`;
+  model, payload_model, started_at, latency_ms, gate, labels, result, response, recorded, human, original,
+  lexicon_version`;
 
 /** The insert of one trace row (`verb`: INSERT, INSERT OR IGNORE), taking traceRow's values. */
 export function insertTraceSql(verb: string): string {
@@ -108,6 +113,7 @@ export function traceRow(runId: number, batchId: number | null, t: PreparedTrace
     t.recorded,
     t.human,
     t.original,
+    t.lexiconVersion,
   ];
 }
 

@@ -14,6 +14,8 @@ import { cliBundleIsFresh } from "../../scripts/cliBundle.js";
 const SOURCES = {
   "ingest-writer": ["db", "queries", "ingestWriterThread.ts"],
   "ingest-upload": ["db", "queries", "ingestUploadThread.ts"],
+  // Not an ingest: the dashboard's what-if (db/queries/whatIfThread.ts) runs off its request thread too.
+  "what-if": ["db", "queries", "whatIfThread.ts"],
 } as const;
 
 export type IngestThread = keyof typeof SOURCES;

@@ -34,6 +34,7 @@ export type PackedTrace = [
   tags: string[],
   sig: number,
   search: string,
+  lexiconVersion: number,
 ];
 
 /** Bytes in an ArrayBuffer of their own. */
@@ -75,6 +76,7 @@ export function packTrace(t: PreparedTrace): PackedTrace {
     t.tags,
     t.sig,
     t.search,
+    t.lexiconVersion,
   ];
 }
 
@@ -108,6 +110,7 @@ export function unpackTrace(p: PackedTrace): PreparedTrace {
     tags: p[24],
     sig: p[25],
     search: p[26],
+    lexiconVersion: p[27],
   };
 }
 

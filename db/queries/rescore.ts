@@ -1,21 +1,30 @@
 import { type Rescored, rescoreStored } from "../../lib/ingest/rescore";
+import type { Lexicon } from "../../lib/lexicon/lexicon";
+import { compileProbe } from "../../lib/probe/compile";
 import type { Probe } from "../../lib/probe/schema";
 import type { TraceScore } from "../../lib/probe/score";
 import { addTransition, emptyTransitions, type ScoreTransitions } from "../../lib/probe/transitions";
+import { askMayChange } from "../../lib/tune/footprint";
 import type { Db } from "../client";
 import { writeSync } from "../write";
-import { getProbeVersion } from "./probes";
+import { currentLexiconVersion, lexiconAt } from "./lexicon";
+import { getProbe, getProbeVersion } from "./probes";
 import {
   applyCounts,
+  applySigns,
   type CountMoves,
   type Ok,
+  type RescoreStatements,
   rescoreStatements,
   resignTraces,
   rewriteTrace,
+  type SignGroups,
   type TraceRow,
   withReviews,
 } from "./rescoreWrite";
 import { currentReviewLabelsOf } from "./reviews";
+import { recordRunScorings } from "./runScoring";
+import { planOf, ScoringTargets, type StoredPlan, storedVersionOf } from "./scoringTargets";
 import { resetTagCache } from "./tags";
 
 /**
@@ -29,9 +38,23 @@ import { resetTagCache } from "./tags";
  * re-score resumes where it stopped and counts nothing twice; running it again changes nothing.
  */
 
+/** What scores a stored trace again: a probe version and a lexicon version. */
+export interface ScoringChoice {
+  probe: Probe;
+  version: number;
+  lexicon: Lexicon;
+}
+
 export interface RescoreOptions {
-  /** The probe that scores a trace: by default the version that scored it. */
-  probeFor?: (probeId: string, version: number) => { probe: Probe; version: number } | undefined;
+  /**
+   * What scores a trace (its probe id, probe version and lexicon version): by default the versions
+   * that scored it. Undefined: they are not in the database (the trace is skipped and listed).
+   */
+  scoringFor?: (t: {
+    probeId: string;
+    probeVersion: number;
+    lexiconVersion: number;
+  }) => ScoringChoice | string;
   /** Traces per transaction. */
   batchSize?: number;
   /** Original bytes per transaction (a batch ends early past it, after at least one trace). */
@@ -53,11 +76,22 @@ export interface RescoreReport {
   run: string;
   reason: string;
   status: "pending" | "done";
+  /** Traces read: every trace of the run by its end. */
   scanned: number;
+  /**
+   * Traces scored again: all of them for a parser re-score; for one that applies a configuration,
+   * only those it can change (the rest are read cheaply and left alone).
+   */
+  checked: number;
   changed: number;
   resigned: number;
   skipped: number;
   transitions: ScoreTransitions;
+  /** The configuration it applies (null: each trace's own versions, after a parser change). */
+  plan: StoredPlan | null;
+  requestedBy: string | null;
+  createdAt: string;
+  finishedAt: string | null;
   /** The first traces that could not be re-read, with why (left as stored). */
   skips: { trace_id: number; reason: string }[];
 }
@@ -74,16 +108,61 @@ interface JobRow {
   resigned: number;
   skipped: number;
   report: string;
+  config: string | null;
+  requestedBy: string | null;
+  createdAt: string;
+  finishedAt: string | null;
 }
 
 const MAX_SKIPS = 20;
 
 /** Queues a re-score of a run; returns its id. `config` names a configuration other than the stored versions. */
-export function queueRescore(db: Db, runId: number, reason: string, config: string | null = null): number {
+export function queueRescore(
+  db: Db,
+  runId: number,
+  reason: string,
+  config: string | null = null,
+  requestedBy: string | null = null,
+): number {
   return db.sqlite
-    .prepare("INSERT INTO rescores(run_id, reason, config) VALUES (?, ?, ?) RETURNING id")
+    .prepare("INSERT INTO rescores(run_id, reason, config, requested_by) VALUES (?, ?, ?, ?) RETURNING id")
     .pluck()
-    .get(runId, reason, config) as number;
+    .get(runId, reason, config, requestedBy) as number;
+}
+
+/**
+ * Queues a re-score of a run that applies the current configuration: the current lexicon and
+ * each probe's current version (their configurations), as they are now, whatever is saved later.
+ */
+export function queueConfigRescore(
+  db: Db,
+  runId: number,
+  reason: string,
+  requestedBy: string | null,
+): number {
+  const probes: Record<string, number> = {};
+  const ids = db.sqlite
+    .prepare("SELECT DISTINCT probe_id FROM run_scoring WHERE run_id = ? ORDER BY probe_id")
+    .pluck()
+    .all(runId) as string[];
+  for (const id of ids) {
+    const p = getProbe(db, id);
+    if (p) probes[id] = p.version;
+  }
+  const plan: StoredPlan = { lexicon: currentLexiconVersion(db), probes };
+  return queueRescore(db, runId, reason, JSON.stringify(plan), requestedBy);
+}
+
+/** A run's re-scores, newest first, with their transitions. */
+export function listRescores(db: Db, runId: number, limit = 10): RescoreReport[] {
+  const ids = db.sqlite
+    .prepare("SELECT id FROM rescores WHERE run_id = ? ORDER BY id DESC LIMIT ?")
+    .pluck()
+    .all(runId, limit) as number[];
+  return ids
+    .map((id) => jobRow(db, id))
+    .filter((j): j is JobRow => j !== undefined)
+    .map(toReport);
 }
 
 /** Ids of re-scores not finished (queued, or stopped part way), oldest first. */
@@ -98,64 +177,77 @@ function jobRow(db: Db, id: number): JobRow | undefined {
   return db.sqlite
     .prepare(
       `SELECT j.id, j.run_id AS runId, r.name AS run, j.reason, j.status, j.after_trace_id AS afterTraceId,
-        j.scanned, j.changed, j.resigned, j.skipped, j.report
+        j.scanned, j.changed, j.resigned, j.skipped, j.report, j.config, j.requested_by AS requestedBy,
+        j.created_at AS createdAt, j.finished_at AS finishedAt
        FROM rescores j JOIN runs r ON r.id = j.run_id WHERE j.id = ?`,
     )
     .get(id) as JobRow | undefined;
 }
 
 function toReport(j: JobRow): RescoreReport {
-  const r = JSON.parse(j.report) as { transitions?: ScoreTransitions; skips?: RescoreReport["skips"] };
+  const r = JSON.parse(j.report) as {
+    transitions?: ScoreTransitions;
+    skips?: RescoreReport["skips"];
+    checked?: number;
+  };
   return {
     id: j.id,
     run: j.run,
     reason: j.reason,
     status: j.status,
     scanned: j.scanned,
+    checked: r.checked ?? (j.config === null ? j.scanned : 0),
     changed: j.changed,
     resigned: j.resigned,
     skipped: j.skipped,
     transitions: r.transitions ?? emptyTransitions(),
     skips: r.skips ?? [],
+    plan: j.config === null ? null : (JSON.parse(j.config) as StoredPlan),
+    requestedBy: j.requestedBy,
+    createdAt: j.createdAt,
+    finishedAt: j.finishedAt,
   };
 }
 
-/** The stored version of each probe, parsed once per re-score. */
-function storedVersions(db: Db): NonNullable<RescoreOptions["probeFor"]> {
-  const cache = new Map<string, { probe: Probe; version: number } | undefined>();
-  return (id, version) => {
-    const key = `${version}\u0000${id}`;
-    if (!cache.has(key)) {
-      const probe = getProbeVersion(db, id, version);
-      cache.set(key, probe ? { probe, version } : undefined);
+/** The stored versions that scored each trace (probe and lexicon), each read once per re-score. */
+function storedVersions(db: Db): NonNullable<RescoreOptions["scoringFor"]> {
+  const cache = new Map<string, ScoringChoice | string>();
+  return (t) => {
+    const key = `${t.probeVersion}\u0000${t.lexiconVersion}\u0000${t.probeId}`;
+    let hit = cache.get(key);
+    if (hit === undefined) {
+      const probe = getProbeVersion(db, t.probeId, t.probeVersion);
+      const lexicon = lexiconAt(db, t.lexiconVersion);
+      hit = !probe
+        ? `probe ${t.probeId} v${t.probeVersion} is not in the database`
+        : !lexicon
+          ? `lexicon v${t.lexiconVersion} is not in the database`
+          : { probe, version: t.probeVersion, lexicon };
+      cache.set(key, hit);
     }
-    return cache.get(key);
+    return hit;
   };
 }
+
+/** Traces a configuration re-score reads cheaply per scan (their labels and response), outside a transaction. */
+const SCAN_ROWS = 5000;
 
 /**
  * Runs (or resumes) one queued re-score to its end, batch by batch. Re-running a finished one
- * returns its report and writes nothing.
+ * returns its report and writes nothing. A re-score with a stored plan (queueConfigRescore)
+ * applies that configuration and reads only the traces it can change; one without re-reads every
+ * trace with the versions that scored it (after a parser change).
  */
 export function runRescore(db: Db, id: number, options: RescoreOptions = {}): RescoreReport {
+  const job = jobRow(db, id);
+  if (!job) throw new Error(`there is no re-score ${id}`);
+  if (job.config !== null) return runConfigRescore(db, job, options);
   const batchSize = options.batchSize ?? 500;
   const batchBytes = options.batchBytes ?? 8 << 20;
-  const probeFor = options.probeFor ?? storedVersions(db);
-  const saveJob = db.sqlite.prepare(
-    `UPDATE rescores SET after_trace_id = ?, scanned = ?, changed = ?, resigned = ?, skipped = ?, report = ?,
-      status = ?, finished_at = CASE WHEN ? = 'done' THEN strftime('%Y-%m-%dT%H:%M:%fZ','now') END WHERE id = ?`,
-  );
   const q = rescoreStatements(db);
-  let job = jobRow(db, id);
-  if (!job) throw new Error(`there is no re-score ${id}`);
-  const total = q.total.get(job.runId) as number;
-  let batches = 0;
-  const batch = () => {
-    // Read inside the transaction: no other writer can change these traces before they are written.
-    const j = jobRow(db, id);
-    // Its run was deleted since: nothing is left to re-score.
-    if (!j) return true;
-    const report = toReport(j);
+  return drive(db, job, options, () => {
+    const j = jobRow(db, job.id);
+    if (!j) return null;
     const window = q.window.all(j.runId, j.afterTraceId, batchSize) as { id: number; bytes: number }[];
     const ids: number[] = [];
     let bytes = 0;
@@ -164,78 +256,241 @@ export function runRescore(db: Db, id: number, options: RescoreOptions = {}): Re
       bytes += w.bytes;
       ids.push(w.id);
     }
-    const skip = (traceId: number, reason: string) => {
-      report.skipped++;
-      if (report.skips.length < MAX_SKIPS) report.skips.push({ trace_id: traceId, reason });
-    };
-    const counts: CountMoves = new Map();
-    const unchanged: [TraceRow, Ok][] = [];
-    // Reviewed fields keep their human-label tags: a trace's tags are computed with its reviews.
-    const reviews = currentReviewLabelsOf(db, ids);
-    for (const t of q.traces.all(JSON.stringify(ids)) as TraceRow[]) {
-      report.scanned++;
-      const chosen = probeFor(t.probeId, t.probeVersion);
-      const r: Rescored = chosen
-        ? withReviews(rescoreStored(t, chosen.probe), t, reviews.get(t.id))
-        : { ok: false, reason: `probe ${t.probeId} v${t.probeVersion} is not in the database` };
-      if (!r.ok) {
-        skip(t.id, r.reason);
-        continue;
-      }
-      const version = chosen?.version ?? t.probeVersion;
-      if (!r.changed && version === t.probeVersion) {
-        unchanged.push([t, r]);
-        continue;
-      }
-      let before: TraceScore;
-      try {
-        before = JSON.parse(t.result) as TraceScore;
-      } catch {
-        // Its old tags cannot be told: rewriting it could leave its rows and the counts wrong.
-        skip(t.id, "its stored result does not parse");
-        continue;
-      }
-      rewriteTrace(db, q, j.runId, t, r, version, counts, before, reviews.get(t.id));
-      report.changed++;
-      addTransition(report.transitions, before, r.scored.score, t.id);
-    }
-    report.resigned += resignTraces(db, q, j.runId, unchanged);
-    applyCounts(q, j.runId, counts);
+    const report = toReport(j);
+    report.scanned += ids.length;
+    report.checked += ids.length;
+    processTraces(db, q, j, report, ids, options.scoringFor ?? storedVersions(db));
     const done = ids.length === 0;
-    const last = done ? j.afterTraceId : ids[ids.length - 1];
-    const status = done ? "done" : "pending";
-    const json = JSON.stringify({ transitions: report.transitions, skips: report.skips });
-    saveJob.run(
-      last,
+    saveJob(db, j.id, report, done ? j.afterTraceId : ids[ids.length - 1], done);
+    return done;
+  });
+}
+
+/**
+ * A re-score that applies a stored plan: each scan reads up to SCAN_ROWS traces' versions, labels
+ * and responses outside any transaction, keeps those the plan can change (their versions' target
+ * and footprint), and a short transaction then scores those again and moves the cursor.
+ */
+function runConfigRescore(db: Db, job: JobRow, options: RescoreOptions): RescoreReport {
+  const stored = JSON.parse(job.config as string) as StoredPlan;
+  const plan = planOf(db, stored);
+  if (typeof plan === "string") throw new Error(`re-score ${job.id}: ${plan}`);
+  const targets = new ScoringTargets(db, plan);
+  const batchSize = options.batchSize ?? 500;
+  const q = rescoreStatements(db);
+  const scan = db.sqlite.prepare(
+    `SELECT id, probe_id AS probeId, probe_version AS probeVersion, lexicon_version AS lexiconVersion, response
+     FROM traces WHERE run_id = ? AND id > ? ORDER BY id LIMIT ?`,
+  );
+  // A bait change can only move INJECT and COPY fields and side effects: of the traces it could
+  // touch, those (their labels and result read only for them).
+  const baitTouches = db.sqlite
+    .prepare(
+      `SELECT id FROM traces WHERE id IN (SELECT value FROM json_each(?))
+         AND (labels LIKE '%"INJECT"%' OR labels LIKE '%"COPY"%' OR instr(result, '"side_effect":') > 0)`,
+    )
+    .pluck();
+  const targetFor = (t: { probeId: string; probeVersion: number; lexiconVersion: number }) =>
+    targets.of(t.probeId, t.probeVersion, t.lexiconVersion);
+  const choose: NonNullable<RescoreOptions["scoringFor"]> = (t) => {
+    const target = targetFor(t);
+    if (typeof target === "string") return target;
+    return { probe: target.toProbe, version: storedVersionOf(db, target), lexicon: plan.lexicon };
+  };
+  return drive(db, job, options, () => {
+    const j0 = jobRow(db, job.id);
+    if (!j0) return null;
+    const rows = scan.all(j0.runId, j0.afterTraceId, SCAN_ROWS) as ScanRow[];
+    let ids: number[] = [];
+    const bait: number[] = [];
+    for (const r of rows) {
+      const target = targetFor(r);
+      // A trace whose versions are gone is listed as skipped by processTraces.
+      if (typeof target === "string") ids.push(r.id);
+      else if (target.footprint !== null) {
+        if (askMayChange(target.footprint, r.response)) ids.push(r.id);
+        else if (target.footprint.bait) bait.push(r.id);
+      }
+    }
+    if (bait.length > 0) {
+      ids.push(...(baitTouches.all(JSON.stringify(bait)) as number[]));
+      ids.sort((a, b) => a - b);
+    }
+    let last = rows.length ? rows[rows.length - 1].id : j0.afterTraceId;
+    if (ids.length > batchSize) {
+      ids = ids.slice(0, batchSize);
+      last = ids[ids.length - 1];
+    }
+    let scanned = 0;
+    for (const r of rows) if (r.id <= last) scanned++;
+    return writeSync(db, () => {
+      const j = jobRow(db, job.id);
+      // Deleted meanwhile, or another runner moved on from this scan: read again from its cursor.
+      if (!j) return true;
+      if (j.afterTraceId !== j0.afterTraceId) return false;
+      const report = toReport(j);
+      report.scanned += scanned;
+      report.checked += ids.length;
+      processTraces(db, q, j, report, ids, choose);
+      const done = rows.length === 0;
+      if (done) recordPlanScoring(db, j.runId, stored, targets);
+      saveJob(db, j.id, report, last, done);
+      return done;
+    });
+  });
+}
+
+interface ScanRow {
+  id: number;
+  probeId: string;
+  probeVersion: number;
+  lexiconVersion: number;
+  response: string;
+}
+
+/**
+ * Once a plan's re-score is done, every trace of a probe in the run scores as the plan says:
+ * run_scoring gets, per probe, the plan's version (or the stored version of an older world with
+ * the plan's configuration) and the plan's lexicon version.
+ */
+function recordPlanScoring(db: Db, runId: number, plan: StoredPlan, targets: ScoringTargets): void {
+  const rows = db.sqlite
+    .prepare(
+      "SELECT DISTINCT probe_id AS probeId, probe_version AS probeVersion FROM run_scoring WHERE run_id = ?",
+    )
+    .all(runId) as { probeId: string; probeVersion: number }[];
+  const byProbe = new Map<string, Set<number>>();
+  for (const r of rows) {
+    if (!byProbe.has(r.probeId)) byProbe.set(r.probeId, new Set());
+    const t = targets.of(r.probeId, r.probeVersion, plan.lexicon);
+    const v = typeof t === "string" ? r.probeVersion : storedVersionOf(db, t);
+    byProbe.get(r.probeId)?.add(v);
+  }
+  for (const [probeId, versions] of byProbe)
+    recordRunScorings(
+      db,
+      runId,
+      probeId,
+      [...versions].map((v) => ({ probeVersion: v, lexiconVersion: plan.lexicon })),
+    );
+}
+
+/**
+ * Scores the given traces again (inside the caller's transaction) with what `choose` gives each:
+ * rewrites those whose result changes, re-signs unchanged ones with a stale signature, and gives
+ * unchanged ones the versions they were scored with now (they give the same result).
+ */
+function processTraces(
+  db: Db,
+  q: RescoreStatements,
+  j: JobRow,
+  report: RescoreReport,
+  ids: number[],
+  choose: NonNullable<RescoreOptions["scoringFor"]>,
+): void {
+  if (ids.length === 0) return;
+  const skip = (traceId: number, reason: string) => {
+    report.skipped++;
+    if (report.skips.length < MAX_SKIPS) report.skips.push({ trace_id: traceId, reason });
+  };
+  const counts: CountMoves = new Map();
+  const signs: SignGroups = { always: j.config === null, groups: new Map() };
+  const unchanged: [TraceRow, Ok][] = [];
+  const reversion = new Map<string, number[]>();
+  // Reviewed fields keep their human-label tags: a trace's tags are computed with its reviews.
+  const reviews = currentReviewLabelsOf(db, ids);
+  for (const t of q.traces.all(JSON.stringify(ids)) as TraceRow[]) {
+    const chosen = choose(t);
+    const r: Rescored =
+      typeof chosen !== "string"
+        ? withReviews(rescoreStored(t, compileProbe(chosen.probe, chosen.lexicon)), t, reviews.get(t.id))
+        : { ok: false, reason: chosen };
+    if (!r.ok || typeof chosen === "string") {
+      skip(t.id, r.ok ? "no scoring" : r.reason);
+      continue;
+    }
+    const versions = { probe: chosen.version, lexicon: chosen.lexicon.version };
+    if (!r.changed) {
+      unchanged.push([t, r]);
+      if (versions.probe !== t.probeVersion || versions.lexicon !== t.lexiconVersion) {
+        const key = `${versions.probe}:${versions.lexicon}`;
+        const list = reversion.get(key) ?? [];
+        list.push(t.id);
+        reversion.set(key, list);
+      }
+      continue;
+    }
+    let before: TraceScore;
+    try {
+      before = JSON.parse(t.result) as TraceScore;
+    } catch {
+      // Its old tags cannot be told: rewriting it could leave its rows and the counts wrong.
+      skip(t.id, "its stored result does not parse");
+      continue;
+    }
+    rewriteTrace(db, q, j.runId, t, r, versions, counts, before, reviews.get(t.id), signs);
+    report.changed++;
+    addTransition(report.transitions, before, r.scored.score, t.id);
+  }
+  applySigns(q, j.runId, signs);
+  report.resigned += resignTraces(db, q, j.runId, unchanged);
+  for (const [key, list] of reversion) {
+    const [probe, lexicon] = key.split(":").map(Number);
+    q.setVersions.run(probe, lexicon, JSON.stringify(list));
+  }
+  applyCounts(q, j.runId, counts);
+}
+
+function saveJob(db: Db, id: number, report: RescoreReport, cursor: number, done: boolean): void {
+  const status = done ? "done" : "pending";
+  db.sqlite
+    .prepare(
+      `UPDATE rescores SET after_trace_id = ?, scanned = ?, changed = ?, resigned = ?, skipped = ?,
+        report = ?, status = ?, lease_until = CASE WHEN ? = 'done' THEN NULL ELSE lease_until END,
+        finished_at = CASE WHEN ? = 'done' THEN strftime('%Y-%m-%dT%H:%M:%fZ','now') END WHERE id = ?`,
+    )
+    .run(
+      cursor,
       report.scanned,
       report.changed,
       report.resigned,
       report.skipped,
-      json,
+      JSON.stringify({ transitions: report.transitions, skips: report.skips, checked: report.checked }),
+      status,
       status,
       status,
       id,
     );
-    return done;
-  };
-  while (job.status === "pending") {
+}
+
+/**
+ * Runs `step` until it says done (true), each in its own short write: the parser re-score's step
+ * writes inside (writeSync here); the configuration re-score's reads first and writes itself. A
+ * step returning null found the re-score gone (its run was deleted).
+ */
+function drive(db: Db, job: JobRow, options: RescoreOptions, step: () => boolean | null): RescoreReport {
+  const total = rescoreStatements(db).total.get(job.runId) as number;
+  let current = job;
+  let batches = 0;
+  const selfWriting = current.config !== null;
+  while (current.status === "pending") {
     if (options.maxBatches !== undefined && batches >= options.maxBatches) break;
-    let done: boolean;
+    let done: boolean | null;
     try {
-      done = writeSync(db, batch);
+      done = selfWriting ? step() : writeSync(db, step);
     } catch (e) {
       // The transaction rolled back: forget tag ids it may have created.
       resetTagCache(db);
       throw e;
     }
     batches++;
-    const now = jobRow(db, id);
-    if (!now) return { ...toReport(job), status: "done" };
-    job = now;
-    options.onProgress?.({ run: job.run, scanned: job.scanned, total, changed: job.changed });
+    const now = jobRow(db, job.id);
+    if (!now || done === null) return { ...toReport(current), status: "done" };
+    current = now;
+    options.onProgress?.({ run: current.run, scanned: current.scanned, total, changed: current.changed });
     if (done) break;
   }
-  return toReport(job);
+  return toReport(current);
 }
 
 /** Queues and runs a re-score of each run (by id); returns their reports in order. */

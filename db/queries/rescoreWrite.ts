@@ -13,6 +13,7 @@ import { findTagId, tagId } from "./tags";
 
 export interface TraceRow extends StoredTrace {
   probeVersion: number;
+  lexiconVersion: number;
   recorded: string | null;
   human: string | null;
 }
@@ -22,6 +23,16 @@ export type Ok = Extract<Rescored, { ok: true }>;
 /** Per (probe, tag id): how the batch moved the run's kept counts. */
 export type CountMoves = Map<string, number>;
 
+/**
+ * Per (tag id, signature): the rewritten traces whose rows of that tag take that signature.
+ * `always`: re-sign kept rows even when the trace's signature did not change (after a layout
+ * reset their rows may still read -1: a parser re-score gives them their signature).
+ */
+export interface SignGroups {
+  always: boolean;
+  groups: Map<string, { tag: number; sig: number; ids: number[] }>;
+}
+
 export function rescoreStatements(db: Db) {
   const s = db.sqlite;
   return {
@@ -29,12 +40,16 @@ export function rescoreStatements(db: Db) {
       "SELECT id, length(original) AS bytes FROM traces WHERE run_id = ? AND id > ? ORDER BY id LIMIT ?",
     ),
     traces: s.prepare(
-      `SELECT id, probe_id AS probeId, probe_version AS probeVersion, form, ext_id AS extId, model, original,
+      `SELECT id, probe_id AS probeId, probe_version AS probeVersion, lexicon_version AS lexiconVersion, form,
+        ext_id AS extId, model, original,
         result, response, recorded, human FROM traces WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`,
     ),
     total: s.prepare("SELECT count(*) FROM traces WHERE run_id = ?").pluck(),
     updateTrace: s.prepare(
-      "UPDATE traces SET result = ?, labels = ?, gate = ?, response = ?, probe_version = ? WHERE id = ?",
+      "UPDATE traces SET result = ?, labels = ?, gate = ?, response = ?, probe_version = ?, lexicon_version = ? WHERE id = ?",
+    ),
+    setVersions: s.prepare(
+      "UPDATE traces SET probe_version = ?, lexicon_version = ? WHERE id IN (SELECT value FROM json_each(?))",
     ),
     deleteSearch: s.prepare("DELETE FROM trace_search WHERE rowid = ?"),
     insertSearch: s.prepare("INSERT INTO trace_search(rowid, body) VALUES (?, ?)"),
@@ -46,14 +61,15 @@ export function rescoreStatements(db: Db) {
     insertTag: s.prepare(
       "INSERT OR IGNORE INTO trace_tags(run_id, tag_id, trace_id, sig) VALUES (?, ?, ?, ?)",
     ),
-    signTag: s.prepare(
-      "UPDATE trace_tags SET sig = ? WHERE run_id = ? AND tag_id = ? AND trace_id = ? AND sig <> ?",
-    ),
     // One signature for a list of traces: an IN list is a seek per trace (an UPDATE ... FROM a
     // list of pairs scans the tag's whole range for each pair).
     signTagRows: s.prepare(
       `UPDATE trace_tags SET sig = ? WHERE run_id = ? AND tag_id = ?
         AND trace_id IN (SELECT value FROM json_each(?))`,
+    ),
+    signStaleTagRows: s.prepare(
+      `UPDATE trace_tags SET sig = ? WHERE run_id = ? AND tag_id = ?
+        AND trace_id IN (SELECT value FROM json_each(?)) AND sig <> ?`,
     ),
     addCount: s.prepare(`INSERT INTO run_counts(run_id, probe_id, tag_id, n) VALUES (?, ?, ?, ?)
       ON CONFLICT(run_id, probe_id, tag_id) DO UPDATE SET n = n + excluded.n`),
@@ -105,16 +121,21 @@ export function rewriteTrace(
   runId: number,
   t: TraceRow,
   r: Ok,
-  version: number,
+  versions: { probe: number; lexicon: number },
   counts: CountMoves,
   before: TraceScore,
   reviews: CurrentReviewLabels | undefined,
+  signs: SignGroups,
 ): void {
   const oldTags = new Set(
     traceTags(t.probeId, before, parseOr(t.human), parseOr(t.recorded), reviews, textOf(t.response)),
   );
   const newTags = new Set(r.scored.tags);
   const sig = rowSig(t.id, r.scored.sig);
+  // The rows of tags it keeps carry its old signature: they need the new one only when it differs
+  // (rows still at -1 after a layout reset are checked exactly anyway, and re-signed by the
+  // re-score that reset queues).
+  const resign = signs.always || rowSig(t.id, tagSignature([...oldTags])) !== sig;
   const count = (id: number, d: number) => {
     const key = `${t.probeId}\u0000${id}`;
     counts.set(key, (counts.get(key) ?? 0) + d);
@@ -126,11 +147,17 @@ export function rewriteTrace(
   }
   for (const name of newTags) {
     const id = tagId(db, name);
-    if (q.insertTag.run(runId, id, t.id, sig).changes > 0) count(id, 1);
-    else q.signTag.run(sig, runId, id, t.id, sig);
+    // A tag it keeps: its row takes the new signature with the batch's others (applySigns).
+    if (oldTags.has(name) || q.insertTag.run(runId, id, t.id, sig).changes === 0) {
+      if (!resign) continue;
+      const key = `${id}:${sig}`;
+      const g = signs.groups.get(key);
+      if (g) g.ids.push(t.id);
+      else signs.groups.set(key, { tag: id, sig, ids: [t.id] });
+    } else count(id, 1);
   }
   const s = r.scored;
-  q.updateTrace.run(s.result, s.labels, s.gate, s.response, version, t.id);
+  q.updateTrace.run(s.result, s.labels, s.gate, s.response, versions.probe, versions.lexicon, t.id);
   if (r.responseChanged) {
     q.deleteSearch.run(t.id);
     if (s.search) q.insertSearch.run(t.id, s.search);
@@ -185,6 +212,12 @@ export function resignTraces(
   }
   for (const g of groups.values()) q.signTagRows.run(g.sig, runId, g.tag, JSON.stringify(g.ids));
   return resigned;
+}
+
+/** Gives the kept tag rows of a batch's rewritten traces their new signatures: one statement per (tag, signature). */
+export function applySigns(q: RescoreStatements, runId: number, signs: SignGroups): void {
+  for (const g of signs.groups.values())
+    q.signStaleTagRows.run(g.sig, runId, g.tag, JSON.stringify(g.ids), g.sig);
 }
 
 /** Applies a batch's count moves to the run's kept counts; a count that reaches 0 goes. */

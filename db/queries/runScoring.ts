@@ -24,8 +24,19 @@ export function runScoring(db: Db, runId: number): RunScoring[] {
  * on `traces` records each new trace's probe version.
  */
 export function recordRunScoring(db: Db, runId: number, s: RunScoring): void {
-  db.sqlite.prepare("DELETE FROM run_scoring WHERE run_id = ? AND probe_id = ?").run(runId, s.probeId);
-  db.sqlite
-    .prepare("INSERT INTO run_scoring(run_id, probe_id, probe_version, lexicon_version) VALUES (?, ?, ?, ?)")
-    .run(runId, s.probeId, s.probeVersion, s.lexiconVersion);
+  recordRunScorings(db, runId, s.probeId, [s]);
+}
+
+/** recordRunScoring with several versions for one probe (traces of several worlds). */
+export function recordRunScorings(
+  db: Db,
+  runId: number,
+  probeId: string,
+  versions: { probeVersion: number; lexiconVersion: number }[],
+): void {
+  db.sqlite.prepare("DELETE FROM run_scoring WHERE run_id = ? AND probe_id = ?").run(runId, probeId);
+  const insert = db.sqlite.prepare(
+    "INSERT OR IGNORE INTO run_scoring(run_id, probe_id, probe_version, lexicon_version) VALUES (?, ?, ?, ?)",
+  );
+  for (const v of versions) insert.run(runId, probeId, v.probeVersion, v.lexiconVersion);
 }

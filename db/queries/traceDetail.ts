@@ -14,11 +14,13 @@ import { readJson } from "../../lib/budget/readJson";
 import { WorldStateSchema } from "../../lib/gate/facts";
 import { convertWhen2Call } from "../../lib/ingest/when2call";
 import { isObject } from "../../lib/isObject";
-import { compileProbe } from "../../lib/probe/compile";
+import { EMPTY_LEXICON, type Lexicon } from "../../lib/lexicon/lexicon";
+import { type CompiledProbe, compileProbe } from "../../lib/probe/compile";
 import type { NormalizedResponse } from "../../lib/probe/response";
 import type { Probe } from "../../lib/probe/schema";
 import type { TraceScore } from "../../lib/probe/score";
 import type { Db } from "../client";
+import { lexiconAt } from "./lexicon";
 import { loadProbeVersion } from "./probes";
 
 export interface TraceRun {
@@ -82,6 +84,11 @@ export interface TraceDetail {
   probe: Probe | undefined;
   /** The probe's current version, to say when the trace was scored with an older one. */
   probeCurrentVersion: number | null;
+  /** The lexicon version that scored it (0: none), and that lexicon (empty when the version is gone). */
+  lexiconVersion: number;
+  lexicon: Lexicon;
+  /** The probe compiled with that lexicon, as the scorer read it; null without the probe. */
+  compiled: CompiledProbe | null;
   extId: string | null;
   source: string;
   line: number;
@@ -123,7 +130,7 @@ function prepared(db: Db): Statements {
     s = {
       trace: db.sqlite.prepare(
         `SELECT id, run_id AS runId, batch_id AS batchId, probe_id AS probeId, probe_version AS probeVersion,
-          ext_id AS extId, source, line, form, model, payload_model AS payloadModel, started_at AS startedAt,
+          lexicon_version AS lexiconVersion, ext_id AS extId, source, line, form, model, payload_model AS payloadModel, started_at AS startedAt,
           latency_ms AS latencyMs, gate
          FROM traces WHERE id = ?`,
       ),
@@ -281,6 +288,7 @@ export async function getTraceDetail(db: Db, id: number): Promise<TraceDetail | 
         batchId: number | null;
         probeId: string;
         probeVersion: number;
+        lexiconVersion: number;
         extId: string | null;
         source: string;
         line: number;
@@ -305,7 +313,8 @@ export async function getTraceDetail(db: Db, id: number): Promise<TraceDetail | 
     params: string | null;
   };
   const probe = await loadProbeVersion(db, row.probeId, row.probeVersion);
-  const compiled = probe ? compileProbe(probe) : null;
+  const lexicon = lexiconAt(db, row.lexiconVersion) ?? EMPTY_LEXICON;
+  const compiled = probe ? compileProbe(probe, lexicon) : null;
   const result = (await readJson(await column<string>("result"), PAGE_BUDGET)).value as TraceScore;
   // The fields the page looks up: the probed ones (as scored) and the ones the gate requires.
   const keep = new Set([
@@ -326,6 +335,9 @@ export async function getTraceDetail(db: Db, id: number): Promise<TraceDetail | 
     probeVersion: row.probeVersion,
     probe,
     probeCurrentVersion: (s.current.get(row.probeId) as number | undefined) ?? null,
+    lexiconVersion: row.lexiconVersion,
+    lexicon,
+    compiled,
     extId: row.extId,
     source: row.source,
     line: row.line,

@@ -6,10 +6,14 @@ import { registerFixtures } from "./commands/fixtures";
 import { registerFuzzGate } from "./commands/fuzzGate";
 import { registerIngest } from "./commands/ingest";
 import { registerLabel } from "./commands/label";
+import { registerLexicon } from "./commands/lexicon";
+import { registerMutationCheck } from "./commands/mutationCheck";
 import { registerProbes } from "./commands/probes";
+import { registerRescore } from "./commands/rescore";
 import { registerRun } from "./commands/run";
 import { registerScore } from "./commands/score";
 import { registerSetup } from "./commands/setup";
+import { registerSuggest } from "./commands/suggest";
 import { OutputClosed, watchOutput } from "./output";
 import { UsageError } from "./usage";
 
@@ -26,6 +30,8 @@ export function buildProgram(): Command {
   registerIngest(program);
   registerExport(program);
   registerProbes(program);
+  registerLexicon(program);
+  registerRescore(program);
   registerLabel(program);
   registerFixtures(program);
   registerBulkRun(program);
@@ -33,6 +39,8 @@ export function buildProgram(): Command {
   registerRun(program);
   registerFuzzGate(program);
   registerCheck(program);
+  registerSuggest(program);
+  registerMutationCheck(program);
   return program;
 }
 

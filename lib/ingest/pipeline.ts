@@ -1,4 +1,5 @@
 import type { Readable } from "node:stream";
+import type { Lexicon } from "../lexicon/lexicon";
 import type { Probe } from "../probe/schema";
 import { Batcher } from "./batcher";
 import type { PreparedError, PreparedTrace } from "./prepare";
@@ -89,7 +90,13 @@ export type WriteOutcome = "ingested" | "duplicate" | { rejected: string };
 /** Where ingested traces go: the database in production, anything in tests. */
 export interface IngestStore {
   probe(id: string): { probe: Probe; version: number } | undefined;
-  saveProbe(probe: Probe, origin: string): { version: number };
+  /**
+   * Stores a probe a record brings; `probe` is the definition stored as that version (a probe
+   * whose configuration was edited keeps it), which the record is scored with (default: as given).
+   */
+  saveProbe(probe: Probe, origin: string): { version: number; probe?: Probe };
+  /** The shared lexicon records are scored with, read once per ingest (default: none). */
+  lexicon?(): Lexicon;
   beginBatch(origin: string, files: string[]): number;
   /** Writes traces and errors in one transaction; one outcome per trace, in order. */
   write(batchId: number, traces: PreparedTrace[], errors: PreparedError[]): WriteOutcome[];

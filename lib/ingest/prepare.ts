@@ -1,5 +1,7 @@
 import { isUtf8 } from "node:buffer";
 import * as crypto from "node:crypto";
+import { EMPTY_LEXICON, type Lexicon } from "../lexicon/lexicon";
+import { type CompiledProbe, compileProbe } from "../probe/compile";
 import type { Probe } from "../probe/schema";
 import { scoreTrace, type TraceScore } from "../probe/score";
 import { searchText } from "./searchText";
@@ -18,6 +20,8 @@ export interface PreparedTrace {
   runParams: string | null;
   probeId: string;
   probeVersion: number;
+  /** The lexicon version it was scored with (0: none). */
+  lexiconVersion: number;
   extId: string | null;
   identity: Buffer;
   hash: Buffer;
@@ -123,6 +127,8 @@ export interface PrepareContext {
   runParams: Record<string, unknown> | null;
   probe: Probe;
   probeVersion: number;
+  /** The shared lexicon to score with (default: none). */
+  lexicon?: Lexicon;
   file: string;
   source: string;
   line: number;
@@ -150,10 +156,12 @@ export interface ScoredParts {
 }
 
 /**
- * Scores a record with a probe against its run's model (`unknown` pins nothing: no model was
- * named, so no payload can contradict it) and computes the stored score, tags and search text.
+ * Scores a record with a probe (compiled with a lexicon, or a definition: no lexicon) against its
+ * run's model (`unknown` pins nothing: no model was named, so no payload can contradict it) and
+ * computes the stored score, tags and search text.
  */
-export function scoreRecord(rec: TraceRecord, probe: Probe, model: string): ScoredParts {
+export function scoreRecord(rec: TraceRecord, probe: Probe | CompiledProbe, model: string): ScoredParts {
+  const id = "visible" in probe ? probe.probe.id : probe.id;
   const score = scoreTrace(
     {
       response: rec.response,
@@ -166,7 +174,7 @@ export function scoreRecord(rec: TraceRecord, probe: Probe, model: string): Scor
   );
   const labels: Record<string, string> = {};
   for (const f of Object.keys(score.fields)) labels[f] = score.fields[f].label;
-  const tags = traceTags(probe.id, score, rec.human, rec.recorded, undefined, rec.response.text);
+  const tags = traceTags(id, score, rec.human, rec.recorded, undefined, rec.response.text);
   return {
     score,
     gate: score.gate.verdict,
@@ -182,7 +190,8 @@ export function scoreRecord(rec: TraceRecord, probe: Probe, model: string): Scor
 
 /** Scores a record against its run's model and computes everything the store writes. */
 export function prepareTrace(rec: TraceRecord, ctx: PrepareContext): PreparedTrace {
-  const scored = scoreRecord(rec, ctx.probe, ctx.model);
+  const lexicon = ctx.lexicon ?? EMPTY_LEXICON;
+  const scored = scoreRecord(rec, compileProbe(ctx.probe, lexicon), ctx.model);
   const hash = ctx.hash ?? recordHash(ctx.bytes);
   // Only strings and small values: a batch of these waits in memory until it is written, and
   // object graphs (the score, the parsed record) would make every young-generation GC copy them.
@@ -195,6 +204,7 @@ export function prepareTrace(rec: TraceRecord, ctx: PrepareContext): PreparedTra
     runParams: ctx.runParams ? JSON.stringify(ctx.runParams) : null,
     probeId: ctx.probe.id,
     probeVersion: ctx.probeVersion,
+    lexiconVersion: lexicon.version,
     extId: rec.id,
     identity: recordIdentity(rec.id, ctx.source, ctx.line, hash),
     hash,

@@ -1,3 +1,4 @@
+import { EMPTY_LEXICON, type Lexicon } from "../lexicon/lexicon";
 import type { Probe } from "../probe/schema";
 import { describeIssues, ProbeSchema } from "../probe/schema";
 import type { Batcher } from "./batcher";
@@ -57,8 +58,10 @@ export interface RecordOrigin {
  */
 export class RecordReader {
   private readonly versions = new Map<string, { probe: Probe; version: number }>();
-  private readonly inlineVersions = new Map<string, number>();
+  private readonly inlineVersions = new Map<string, { probe: Probe; version: number }>();
   private readonly defaults: RecordDefaults;
+  /** Read once, at the ingest's first record: every record of one ingest scores with the same lexicon. */
+  private lexiconRead: Lexicon | null = null;
 
   constructor(
     private readonly options: IngestOptions,
@@ -103,6 +106,14 @@ export class RecordReader {
     });
   }
 
+  private lexicon(): Lexicon {
+    if (this.lexiconRead === null) {
+      const store = this.store;
+      this.lexiconRead = store.lexicon ? storeCall(() => store.lexicon?.() ?? EMPTY_LEXICON) : EMPTY_LEXICON;
+    }
+    return this.lexiconRead;
+  }
+
   private lookup(id: string): { probe: Probe; version: number } | undefined {
     let hit = this.versions.get(id);
     if (!hit) {
@@ -117,16 +128,19 @@ export class RecordReader {
     if (!r.ok) return this.reject(at, rec, r.reason);
     const t = r.record;
     let version: number;
+    let probe = t.probe;
     if (t.probeInline) {
       const key = JSON.stringify(t.probe);
       let v = this.inlineVersions.get(key);
       if (v === undefined) {
-        const probe = t.probe;
-        v = storeCall(() => this.store.saveProbe(probe, `inline:${at.src.name}`)).version;
+        const given = t.probe;
+        const saved = storeCall(() => this.store.saveProbe(given, `inline:${at.src.name}`));
+        v = { version: saved.version, probe: saved.probe ?? given };
         this.inlineVersions.set(key, v);
         this.versions.delete(t.probe.id);
       }
-      version = v;
+      version = v.version;
+      probe = v.probe;
     } else {
       version = this.lookup(t.probe.id)?.version ?? 0;
     }
@@ -136,8 +150,9 @@ export class RecordReader {
         defaultRun: at.defaultRun,
         model: t.model ?? this.options.model ?? "unknown",
         runParams: runParams ?? t.params ?? null,
-        probe: t.probe,
+        probe,
         probeVersion: version,
+        lexicon: this.lexicon(),
         file: at.src.file,
         source: at.src.name,
         line: rec.line,
@@ -149,12 +164,12 @@ export class RecordReader {
 
   /** A When2Call line: its probe stored, its four candidate answers as records (counted as one line). */
   private when2call(at: RecordOrigin, rec: SplitRecord) {
-    const c = convertWhen2Call(rec.value, rec.line);
+    const c = convertWhen2Call(rec.value, rec.line, at.defaultRun);
     if (!c.ok) return this.reject(at, rec, c.reason);
     const parsed = ProbeSchema.safeParse(c.probe);
     if (!parsed.success) return this.reject(at, rec, `probe: ${describeIssues(parsed.error)}`);
-    const { version } = storeCall(() => this.store.saveProbe(parsed.data, "when2call"));
-    this.versions.set(parsed.data.id, { probe: parsed.data, version });
+    const saved = storeCall(() => this.store.saveProbe(parsed.data, "when2call"));
+    this.versions.set(parsed.data.id, { probe: saved.probe ?? parsed.data, version: saved.version });
     const summary = this.tally.summary;
     for (const r of c.records) {
       summary.records++;

@@ -1,4 +1,5 @@
 import { isObject } from "../isObject";
+import type { CompiledProbe } from "../probe/compile";
 import type { Probe } from "../probe/schema";
 import { type ScoredParts, scoreRecord } from "./prepare";
 import { interpretRecord } from "./traceRecord";
@@ -53,14 +54,15 @@ function recordValue(t: StoredTrace): unknown {
 class RereadError extends Error {}
 
 /**
- * Scores a stored trace again with `probe`; `changed` when its stored score or normalized
- * response differs from what is stored now. Never throws: an original that no longer reads
- * gives a reason and is left as it is.
+ * Scores a stored trace again with `probe` (compiled with a lexicon, or a definition: no
+ * lexicon); `changed` when its stored score or normalized response differs from what is stored
+ * now. Never throws: an original that no longer reads gives a reason and is left as it is.
  */
-export function rescoreStored(t: StoredTrace, probe: Probe): Rescored {
+export function rescoreStored(t: StoredTrace, probe: Probe | CompiledProbe): Rescored {
+  const definition = "visible" in probe ? probe.probe : probe;
   try {
     const value = recordValue(t);
-    const r = interpretRecord(value, { probe: t.probeId }, () => probe);
+    const r = interpretRecord(value, { probe: t.probeId }, () => definition);
     if (!r.ok) return { ok: false, reason: `the original record no longer reads: ${r.reason}` };
     const scored = scoreRecord(r.record, probe, t.model ?? "unknown");
     const responseChanged = scored.response !== t.response;

@@ -174,7 +174,7 @@ function responseFor(kind: When2CallAnswerKind, answer: string): Rec {
   return { text: null, tool_call: { name: v.name, arguments: v.arguments } };
 }
 
-function convert(value: unknown): When2CallConversion {
+function convert(value: unknown, run: string): When2CallConversion {
   if (!isObject(value))
     return { ok: false, reason: `the record is ${kindOf(value)}, not a When2Call object` };
   const uuid = requireString(value, "uuid", /^[A-Za-z0-9][A-Za-z0-9_.-]*$/);
@@ -238,7 +238,7 @@ function convert(value: unknown): When2CallConversion {
     const record: Rec = {
       schema: "assumeprobe/trace@1",
       id: `${uuid}:${kind}`,
-      run: WHEN2CALL_RUN,
+      run,
       model: WHEN2CALL_MODEL,
       probe: id,
       response: responseFor(kind, answers[kind] as string),
@@ -254,11 +254,12 @@ function convert(value: unknown): When2CallConversion {
  * One When2Call JSON record in, one probe plus four trace records out (in the order of
  * WHEN2CALL_ANSWER_KINDS). Never throws: a malformed record gives a reason naming the key.
  * `line` is the record's 1-based source line; reasons do not repeat it (callers prefix it).
+ * `run` is the run the records go to (`ingest --run`; When2Call names none).
  */
-export function convertWhen2Call(value: unknown, line: number): When2CallConversion {
+export function convertWhen2Call(value: unknown, line: number, run = WHEN2CALL_RUN): When2CallConversion {
   void line;
   try {
-    return convert(value);
+    return convert(value, run);
   } catch (e) {
     if (e instanceof Malformed) return { ok: false, reason: e.message };
     return {

@@ -12,6 +12,9 @@
 import { type Cut, cutOf, fitsWhole, PAGE_BUDGET } from "../budget/jsonBudget";
 import { readJson } from "../budget/readJson";
 import { isObject } from "../isObject";
+import { AskText } from "../lexicon/ask";
+import { termMatches } from "../lexicon/terms";
+import { questionSentences } from "../review/question";
 import { type CompiledProbe, compileProbe } from "./compile";
 import type { NormalizedResponse } from "./response";
 import { type Probe, type SchemaRole, schemaRole, toolParameters } from "./schema";
@@ -263,8 +266,14 @@ export interface TextSegment {
 }
 
 export interface AskTermHits {
-  /** Per probed field: the terms looked for, and the ones found. */
-  fields: Record<string, { terms: readonly string[]; found: string[] }>;
+  /**
+   * Per probed field: the terms looked for (the probe's, then the lexicon's), the ones found
+   * where they count, which of them are the lexicon's, and the field's ask rule.
+   */
+  fields: Record<
+    string,
+    { terms: readonly string[]; found: string[]; lexicon: readonly string[]; rule: string }
+  >;
   /** The text cut into plain and matched stretches (at most `maxChars` of it). */
   segments: TextSegment[];
   /** The text was longer than `maxChars`: segments stop there (found terms still cover it all). */
@@ -304,24 +313,41 @@ export function askTermHits(
   const toOrig = (i: number) => (map.length === 0 ? i : i >= map.length ? shown.length : map[i]);
   const fields: AskTermHits["fields"] = {};
   const ranges: { start: number; end: number; field: string }[] = [];
+  const asking = new AskText(whole);
+  let questions: { start: number; end: number }[] | null = null;
+  /** Under the `question` rule only matches inside a question sentence count, so only those are marked. */
+  const counts = (rule: string, at: number, end: number) => {
+    if (rule !== "question") return true;
+    questions ??= questionSentences(lower);
+    return questions.some((q) => at >= q.start && end <= q.end);
+  };
+  const mark = (f: string, at: number, len: number) => {
+    const start = toOrig(at);
+    const end = map.length === 0 ? at + len : toOrig(at + len - 1) + 1;
+    if (start < maxChars) ranges.push({ start, end: Math.min(end, maxChars), field: f });
+  };
   for (const f of p.fields.slice(0, PAGE_BUDGET.entries)) {
-    const terms = p.askTerms[f];
-    const found: string[] = [];
-    for (const t of terms) {
-      if (t === "") continue;
-      if (!whole.includes(t)) continue;
-      found.push(t);
+    const ask = p.ask[f];
+    const found = ask.found(asking);
+    for (const t of ask.probeTerms) {
+      if (t === "" || !found.includes(t)) continue;
       let at = lower.indexOf(t);
       let n = 0;
       while (at >= 0 && n < 1000) {
-        const start = toOrig(at);
-        const end = map.length === 0 ? at + t.length : toOrig(at + t.length - 1) + 1;
-        if (start < maxChars) ranges.push({ start, end: Math.min(end, maxChars), field: f });
+        if (counts(ask.rule, at, at + t.length)) mark(f, at, t.length);
         at = lower.indexOf(t, at + t.length);
         n++;
       }
     }
-    fields[f] = { terms, found };
+    const lexiconFound = ask.lexiconTerms.filter((t) => found.includes(t));
+    for (const m of termMatches(lower, lexiconFound))
+      if (counts(ask.rule, m.start, m.end)) mark(f, m.start, m.end - m.start);
+    fields[f] = {
+      terms: [...ask.probeTerms, ...ask.lexiconTerms],
+      found,
+      lexicon: ask.lexiconTerms,
+      rule: ask.rule,
+    };
   }
   // Merge overlapping ranges; a merged stretch keeps every field that matched in it.
   ranges.sort((a, b) => a.start - b.start || b.end - a.end);

@@ -1,14 +1,18 @@
 import type { WorldState } from "../gate/facts";
+import { type FieldAsk, fieldAsk } from "../lexicon/ask";
+import { EMPTY_LEXICON, type Lexicon } from "../lexicon/lexicon";
 import type { Probe } from "./schema";
 
-/** What the scorer needs from a probe, computed once per probe definition. */
+/** What the scorer needs from a probe (with a lexicon), computed once per probe definition and lexicon. */
 export interface CompiledProbe {
   readonly probe: Probe;
+  /** The shared lexicon it scores with (the empty one unless told). */
+  readonly lexicon: Lexicon;
   readonly fields: readonly string[];
-  /** Lower-cased ask terms per probed field. */
+  /** The probe's own lower-cased ask terms per probed field (askTermsFor). */
   readonly askTerms: Readonly<Record<string, readonly string[]>>;
-  /** Every field's ask terms, for the ask_and_call flag. */
-  readonly anyAskTerms: readonly string[];
+  /** Per probed field, when a reply asks for it: the probe's terms, the lexicon's, the rule. */
+  readonly ask: Readonly<Record<string, FieldAsk>>;
   /** V: top-level string values of `redacted` and user-text tokens, lower-cased. */
   readonly visible: ReadonlySet<string>;
   readonly redactedStrings: ReadonlySet<string>;
@@ -71,22 +75,37 @@ export function defaultFacts(probe: Probe): WorldState {
   return facts;
 }
 
-const cache = new WeakMap<Probe, CompiledProbe>();
+/** Compiled probes per lexicon (a lexicon version is one object, never changed), per definition. */
+const cache = new WeakMap<Lexicon, WeakMap<Probe, CompiledProbe>>();
 
-export function compileProbe(probe: Probe): CompiledProbe {
-  const hit = cache.get(probe);
+/**
+ * Compiles a probe for the scorer with a lexicon (default: none, the built-in configuration).
+ * Cached per (lexicon, probe) object: treat both as immutable.
+ */
+export function compileProbe(probe: Probe, lexicon: Lexicon = EMPTY_LEXICON): CompiledProbe {
+  let byProbe = cache.get(lexicon);
+  if (!byProbe) {
+    byProbe = new WeakMap();
+    cache.set(lexicon, byProbe);
+  }
+  const hit = byProbe.get(probe);
   if (hit) return hit;
   const fields = probedFields(probe);
   const askTerms: Record<string, string[]> = {};
-  for (const f of fields) askTerms[f] = askTermsFor(probe, f);
+  const ask: Record<string, FieldAsk> = {};
+  for (const f of fields) {
+    askTerms[f] = askTermsFor(probe, f);
+    ask[f] = fieldAsk(askTerms[f], lexicon, f);
+  }
   const mutatingByTool = new Map<string, boolean>();
   for (const t of probe.tools ?? []) mutatingByTool.set(t.name, t.mutating);
   if (probe.tool) mutatingByTool.set(probe.tool.name, probe.tool.mutating);
   const compiled: CompiledProbe = {
     probe,
+    lexicon,
     fields,
     askTerms,
-    anyAskTerms: [...new Set(Object.values(askTerms).flat())],
+    ask,
     visible: visibleSet(probe.redacted, probe.user),
     redactedStrings: lowerStrings(probe.redacted),
     hiddenStrings: lowerStrings(probe.hidden),
@@ -98,6 +117,6 @@ export function compileProbe(probe: Probe): CompiledProbe {
     requires: probe.requires,
     facts: defaultFacts(probe),
   };
-  cache.set(probe, compiled);
+  byProbe.set(probe, compiled);
   return compiled;
 }

@@ -1,5 +1,6 @@
 import { decideGate, type GateResult } from "../gate/decide";
 import type { WorldState } from "../gate/facts";
+import { AskText } from "../lexicon/ask";
 import { callLikeNames, hasCallLikeBlock } from "./callLike";
 import { type CompiledProbe, compileProbe } from "./compile";
 import type { NormalizedResponse } from "./response";
@@ -159,11 +160,6 @@ export function renderValue(v: unknown): string | null {
   }
 }
 
-function containsAny(text: string, terms: readonly string[]): boolean {
-  for (const t of terms) if (text.includes(t)) return true;
-  return false;
-}
-
 const NO_FLAGS: readonly FieldFlag[] = Object.freeze([]);
 const fixed = (score: FieldScore): FieldScore => Object.freeze(score);
 /**
@@ -270,14 +266,22 @@ function recordedDiffers(
   return false;
 }
 
+/** Whether the text asks for any probed field, each by its own terms and rule (the ask_and_call flag). */
+function asksAny(p: CompiledProbe, asking: AskText): boolean {
+  for (const f of p.fields) if (p.ask[f].asks(asking)) return true;
+  return false;
+}
+
 /**
  * Scores every probed field of one normalized trace by DESIGN.md's rules, with the evidence,
- * the trace flags and the gate verdict. Pure: the CLI, the server and the tests all call it.
+ * the trace flags and the gate verdict. Pure: the CLI, the server and the tests all call it. A
+ * probe given as a definition scores with no lexicon; compile it with one (compileProbe) to use it.
  */
 export function scoreTrace(trace: TraceInput, probe: Probe | CompiledProbe): TraceScore {
   const p = "visible" in probe ? probe : compileProbe(probe);
   const response = trace.response;
   const text = response.text ? response.text.toLowerCase() : "";
+  const asking = new AskText(text);
   const calls = response.tool_calls;
   const first = calls.length > 0 ? calls[0] : undefined;
   let wrongTool = false;
@@ -291,7 +295,7 @@ export function scoreTrace(trace: TraceInput, probe: Probe | CompiledProbe): Tra
 
   if (isFalsy(first)) {
     fields = {};
-    for (const f of p.fields) fields[f] = containsAny(text, p.askTerms[f]) ? ASK : DRIFT;
+    for (const f of p.fields) fields[f] = p.ask[f].asks(asking) ? ASK : DRIFT;
     // Text that holds a call the parser did not take: its keys may have read as ask terms.
     unparsedCall = hasCallLikeBlock(text, callLikeNames(p));
   } else if (typeof first !== "object" || first === null || Array.isArray(first)) {
@@ -309,10 +313,11 @@ export function scoreTrace(trace: TraceInput, probe: Probe | CompiledProbe): Tra
       mutating = p.mutatingByTool.get(name) ?? false;
       const said: string[] = [];
       if (read.ok) collectStrings(read.args, said);
-      const named = p.fields.filter((f) => said.some((s) => containsAny(s, p.askTerms[f])));
+      // The call asks by being one: a field's terms anywhere in its arguments name it, whatever its rule.
+      const named = p.fields.filter((f) => said.some((s) => p.ask[f].mentions(s)));
       fields = {};
       for (const f of p.fields) {
-        const asked = named.length === 0 || named.includes(f) || containsAny(text, p.askTerms[f]);
+        const asked = named.length === 0 || named.includes(f) || p.ask[f].asks(asking);
         fields[f] = asked ? ASK : DRIFT;
       }
     } else {
@@ -341,8 +346,7 @@ export function scoreTrace(trace: TraceInput, probe: Probe | CompiledProbe): Tra
 
   // Trace flags, in DESIGN.md's order.
   const flags: TraceFlag[] = [];
-  if (called && !isClarify && (text.includes("?") || containsAny(text, p.anyAskTerms)))
-    flags.push("ask_and_call");
+  if (called && !isClarify && (text.includes("?") || asksAny(p, asking))) flags.push("ask_and_call");
   if (calls.length > 1) {
     let truthyCalls = 0;
     for (const c of calls) if (!isFalsy(c)) truthyCalls++;

@@ -1,5 +1,6 @@
 import { interpretRecord, type ProbeLookup } from "../ingest/traceRecord";
 import { LABEL_ORDER } from "../labelOrder";
+import { EMPTY_LEXICON, type Lexicon } from "../lexicon/lexicon";
 import { bareLabelField, compileProbe } from "../probe/compile";
 import { scoreTrace } from "../probe/score";
 import type { RunRecord } from "./record";
@@ -34,6 +35,7 @@ export class RunTally {
   constructor(
     private readonly lookup: ProbeLookup,
     probes: readonly string[],
+    private readonly lexicon: Lexicon = EMPTY_LEXICON,
   ) {
     const fields = probes.flatMap((id) => {
       const p = lookup(id);
@@ -51,7 +53,7 @@ export class RunTally {
         response: r.record.response,
         model: { pinned: record.model, payload: r.record.payloadModel },
       },
-      r.record.probe,
+      compileProbe(r.record.probe, this.lexicon),
     );
     this.labels[record.probe] ??= {};
     const perProbe = this.labels[record.probe];

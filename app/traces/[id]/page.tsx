@@ -21,7 +21,7 @@ import { traceInFilter } from "@/db/queries/tracePosition";
 import { SHOWN_STRING } from "@/lib/budget/jsonBudget";
 import type { Fact } from "@/lib/gate/facts";
 import { askTermHits, markArgumentsBounded, readCallArguments } from "@/lib/probe/argumentMarks";
-import { bareLabelField, compileProbe } from "@/lib/probe/compile";
+import { bareLabelField } from "@/lib/probe/compile";
 import { runHref } from "@/lib/runPath";
 import { filterToParams, parseTraceFilter, type TraceFilter } from "@/lib/traceFilter";
 import { traceLinks } from "./links";
@@ -92,7 +92,7 @@ export default async function TracePage({ params, searchParams }: Props) {
   const runLink = runHref(t.run.name, query);
   const backHref = hrefWith(runHref(t.run.name), { at: t.id, pos });
 
-  const probe = t.probe ? compileProbe(t.probe) : null;
+  const probe = t.compiled;
   const view = probe ? await markArgumentsBounded(t.response, probe) : null;
   const hits = probe ? askTermHits(t.response.text, probe) : null;
   const called = view !== null && view.kind !== "no_call";

@@ -8,6 +8,7 @@ import { describeIssues, ProbeSchema } from "../../probe/schema";
 import { cliDb } from "../db";
 import { LineWriter } from "../output";
 import { positiveInt, UsageError } from "../usage";
+import { registerProbesEdit } from "./probesEdit";
 
 /** Probes in a file: one JSON object, an array of them, or JSONL. */
 export function readProbeFile(path: string): unknown[] {
@@ -52,13 +53,19 @@ export function addProbeFile(db: Db, file: string): string[] {
     return r.data;
   });
   return parsed.map((p) => {
-    const { version, created } = saveProbe(db, p, `file:${file.split(/[\\/]/).pop()}`);
-    return `${p.id}: ${created ? (version === 1 ? "added" : `new version ${version}`) : `unchanged (version ${version})`}`;
+    const { version, created, keptEditedConfiguration } = saveProbe(
+      db,
+      p,
+      `file:${file.split(/[\\/]/).pop()}`,
+    );
+    const kept = keptEditedConfiguration ? " (keeping the scoring configuration edited in the product)" : "";
+    return `${p.id}: ${created ? (version === 1 ? "added" : `new version ${version}`) : `unchanged (version ${version})`}${kept}`;
   });
 }
 
 export function registerProbes(program: Command): void {
-  const probes = program.command("probes").description("List, add and show probes.");
+  const probes = program.command("probes").description("List, add, show and edit probes.");
+  registerProbesEdit(probes);
   probes
     .command("list")
     .description("Every stored probe with its current version.")

@@ -9,7 +9,7 @@ import { fatalMessage } from "../../runner/retry";
 import { runSamples } from "../../runner/runSamples";
 import { displayUrl, scrubText } from "../../runner/scrub";
 import { RunTally } from "../../runner/tally";
-import { cliProbeLookup } from "../db";
+import { cliProbeLookup, cliScoring } from "../db";
 import {
   apiKeyFromEnv,
   baseUrlOption,
@@ -132,7 +132,7 @@ export async function runProbes(opts: RunOptions): Promise<number> {
   const params = { model, temperature: opts.temperature, maxTokens: opts.maxTokens };
   const bodies = new Map<string, ChatRequest>(probes.map((p) => [p.id, buildChatRequest(p, params)]));
   const paramsOut = recordParams(params);
-  const tally = new RunTally((id) => byId.get(id), [...byId.keys()]);
+  const tally = new RunTally((id) => byId.get(id), [...byId.keys()], cliScoring().lexicon);
   tally.skipped = skipped;
 
   const sink = openOutSink(out, secrets, state?.needsNewline === true);

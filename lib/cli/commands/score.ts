@@ -3,14 +3,17 @@ import { openSource, SourceError } from "../../ingest/readSource";
 import { DEFAULT_MAX_RECORD_BYTES, RecordSplitter } from "../../ingest/splitRecords";
 import { interpretRecord } from "../../ingest/traceRecord";
 import { DEFAULT_PROBE_ID } from "../../probe/builtin";
+import { compileProbe } from "../../probe/compile";
 import { scoreTrace } from "../../probe/score";
-import { cliProbeLookup } from "../db";
+import { cliScoring } from "../db";
 import { LineWriter, OutputClosed } from "../output";
 import { positiveInt, UsageError } from "../usage";
 
 interface ScoreOptions {
   probe?: string;
   model?: string;
+  /** The built-in probes and no lexicon, whatever the database holds (parity checks). */
+  builtin?: boolean;
   maxRecordBytes: number;
 }
 
@@ -21,6 +24,7 @@ export function registerScore(program: Command): void {
     .argument("[file]", "JSONL trace file (gzip accepted), or - for standard input", "-")
     .option("--probe <id>", "probe for records that name none (default: schedule_window)")
     .option("--model <name>", "pinned model for records that name none (for model_mismatch)")
+    .option("--builtin", "score with the built-in probes and no lexicon, whatever the database holds")
     .option(
       "--max-record-bytes <n>",
       "reject records larger than this",
@@ -39,7 +43,7 @@ export async function runScore(
   out: NodeJS.WritableStream = process.stdout,
   err: NodeJS.WritableStream = process.stderr,
 ): Promise<number> {
-  const lookup = cliProbeLookup();
+  const { lookup, lexicon } = cliScoring({ builtin: opts.builtin });
   const defaults = { probe: opts.probe ?? DEFAULT_PROBE_ID };
   if (!lookup(defaults.probe)) throw new UsageError(`unknown probe "${defaults.probe}" (--probe)`);
   let source: ReturnType<typeof openSource>;
@@ -75,7 +79,7 @@ export async function runScore(
           recorded: t.recorded,
           model: pinned ? { pinned, payload: t.payloadModel } : undefined,
         },
-        t.probe,
+        compileProbe(t.probe, lexicon),
       );
       const line: Record<string, unknown> = { line: rec.line };
       if (t.id !== null) line.id = t.id;

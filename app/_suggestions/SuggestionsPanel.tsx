@@ -1,0 +1,232 @@
+"use client";
+
+import { useState } from "react";
+import type { LabelledRun, LabelledSet } from "@/db/queries/labelledScope";
+import type { SuggestionsJson } from "@/lib/tuning/contract";
+import { describeChange } from "@/lib/tuning/types";
+import { suggestAction } from "./actions";
+import { type DraftTarget, takeIntoDraft } from "./draftInbox";
+import { SuggestionItem } from "./SuggestionItem";
+
+const n = (x: number) => x.toLocaleString("en-US");
+const TOPS = [5, 10, 20, 50];
+
+/**
+ * Suggestions learned from the human labels in a scope (every run and set, or the ones chosen):
+ * additions that fix questions scored DRIFT, removals and the question rule where ours says ASK
+ * and humans said DRIFT, each with what it fixes and breaks in scope, its what-if over everything
+ * stored, and the sentences it came from. One click takes a suggestion into the page's draft.
+ */
+export function SuggestionsPanel({
+  target,
+  runs,
+  sets,
+}: {
+  target: DraftTarget;
+  runs: LabelledRun[];
+  sets: LabelledSet[];
+}) {
+  const [chosenRuns, setChosenRuns] = useState<string[]>([]);
+  const [chosenSets, setChosenSets] = useState<string[]>([]);
+  const [top, setTop] = useState(10);
+  const [state, setState] = useState<"idle" | "computing" | "ready">("idle");
+  const [error, setError] = useState("");
+  const [result, setResult] = useState<SuggestionsJson | null>(null);
+  const [taken, setTaken] = useState<Set<number>>(new Set());
+  const [notice, setNotice] = useState("");
+
+  const toggle = (list: string[], set: (v: string[]) => void, name: string) =>
+    set(list.includes(name) ? list.filter((x) => x !== name) : [...list, name]);
+
+  const find = async () => {
+    setState("computing");
+    setError("");
+    setNotice("");
+    setTaken(new Set());
+    try {
+      const r = await suggestAction({
+        probe: target.kind === "probe" ? target.probe : null,
+        runs: chosenRuns,
+        sets: chosenSets,
+        top,
+      });
+      if (r.ok) setResult(r.result);
+      else setError(r.error);
+    } catch (e) {
+      setError(`the suggestions failed: ${(e as Error).message}`);
+    }
+    setState("ready");
+  };
+
+  const take = (ranks: number[]) => {
+    if (!result) return;
+    const picked = result.suggestions.filter((s) => ranks.includes(s.rank) && !taken.has(s.rank));
+    if (picked.length === 0) return;
+    if (
+      !takeIntoDraft(
+        target,
+        picked.map((s) => s.change),
+      )
+    ) {
+      setNotice("There is no draft on this page to take it into.");
+      return;
+    }
+    setTaken(new Set([...taken, ...picked.map((s) => s.rank)]));
+    setNotice(
+      `In the draft: ${picked.map((s) => describeChange(s.change)).join("; ")}. Its what-if is beside it.`,
+    );
+  };
+
+  const scopeWords =
+    chosenRuns.length + chosenSets.length === 0
+      ? "every run and fixture set"
+      : [...chosenRuns.map((r) => `run ${r}`), ...chosenSets.map((s) => `set ${s}`)].join(", ");
+
+  return (
+    <section
+      className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
+      data-testid="suggestions"
+      data-state={state}
+      aria-busy={state === "computing"}
+    >
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h2 className="text-sm font-semibold tracking-wide text-slate-700 uppercase">
+          Suggestions from human labels
+        </h2>
+        <span className="text-xs text-slate-500">
+          {target.kind === "lexicon" ? "for the shared lexicon" : `for ${target.probe}'s own terms`}
+        </span>
+      </div>
+      <p className="text-xs text-slate-600">
+        Learned from fields whose human label (a review, an imported label, a fixture) says ASK where ours
+        says DRIFT, and the reverse. Ranked by the misses a change fixes minus the fields with another human
+        label it turns to ASK, each counted after the ones above it, only inside the scope chosen.
+      </p>
+      <fieldset className="space-y-2" data-testid="suggest-scope">
+        <legend className="text-xs font-medium text-slate-700">
+          Learn from: <span data-testid="suggest-scope-words">{scopeWords}</span>
+        </legend>
+        {runs.length + sets.length === 0 ? (
+          <p className="text-sm text-slate-500 italic" data-testid="suggest-nothing">
+            No human labels yet: review fields on a run or trace page, or add fixtures, then come back.
+          </p>
+        ) : (
+          <details className="rounded border border-slate-200 p-2 text-sm">
+            <summary className="cursor-pointer text-xs text-slate-700">
+              Choose runs and sets ({n(runs.length)} runs with human labels, {n(sets.length)} sets)
+            </summary>
+            <div className="mt-2 grid gap-3 sm:grid-cols-2">
+              <div className="max-h-48 space-y-1 overflow-y-auto">
+                {runs.map((r) => (
+                  <label key={r.name} className="flex items-baseline gap-2 text-xs">
+                    <input
+                      type="checkbox"
+                      checked={chosenRuns.includes(r.name)}
+                      onChange={() => toggle(chosenRuns, setChosenRuns, r.name)}
+                      data-testid="suggest-run"
+                      data-run={r.name}
+                    />
+                    <span className="font-mono [overflow-wrap:anywhere]">{r.name}</span>
+                    <span className="shrink-0 text-slate-500">{n(r.labelled)} labelled</span>
+                  </label>
+                ))}
+              </div>
+              <div className="max-h-48 space-y-1 overflow-y-auto">
+                {sets.map((s) => (
+                  <label key={s.name} className="flex items-baseline gap-2 text-xs">
+                    <input
+                      type="checkbox"
+                      checked={chosenSets.includes(s.name)}
+                      onChange={() => toggle(chosenSets, setChosenSets, s.name)}
+                      data-testid="suggest-set"
+                      data-set={s.name}
+                    />
+                    <span className="font-mono [overflow-wrap:anywhere]">set {s.name}</span>
+                    <span className="shrink-0 text-slate-500">{n(s.fixtures)} fixtures</span>
+                  </label>
+                ))}
+              </div>
+            </div>
+          </details>
+        )}
+      </fieldset>
+      <div className="flex flex-wrap items-center gap-2">
+        <button
+          type="button"
+          onClick={find}
+          disabled={state === "computing" || runs.length + sets.length === 0}
+          className="rounded bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-800 disabled:bg-slate-300"
+          data-testid="find-suggestions"
+        >
+          {state === "computing" ? "Finding suggestions…" : result ? "Find again" : "Find suggestions"}
+        </button>
+        <label className="text-xs text-slate-600">
+          list{" "}
+          <select
+            value={top}
+            onChange={(e) => setTop(Number(e.target.value))}
+            className="rounded border border-slate-300 bg-white px-1 py-0.5 text-xs"
+            data-testid="suggest-top"
+          >
+            {TOPS.map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
+          </select>
+        </label>
+        {result && result.suggestions.length > 1 ? (
+          <button
+            type="button"
+            onClick={() => take(result.suggestions.map((s) => s.rank))}
+            disabled={result.suggestions.every((s) => taken.has(s.rank))}
+            className="rounded border border-slate-300 bg-white px-2 py-1 text-xs hover:bg-slate-50 disabled:text-slate-400"
+            data-testid="take-all"
+          >
+            Take all {result.suggestions.length} into the draft
+          </button>
+        ) : null}
+      </div>
+      {error ? (
+        <p role="alert" className="rounded bg-red-50 p-2 text-sm text-red-800" data-testid="suggest-error">
+          {error}
+        </p>
+      ) : null}
+      {notice ? (
+        <p
+          role="status"
+          className="rounded bg-indigo-50 p-2 text-sm text-indigo-900"
+          data-testid="suggest-notice"
+        >
+          {notice}
+        </p>
+      ) : null}
+      {result ? (
+        <div className="space-y-2">
+          <p className="text-sm text-slate-700" data-testid="suggest-counted">
+            {n(result.counted.fields)} human-labelled fields in scope: {n(result.counted.missedAsks)}{" "}
+            questions scored DRIFT, {n(result.counted.wrongAsks)} DRIFTs scored ASK
+            {result.counted.missing > 0
+              ? `; ${n(result.counted.missing)} left out (their probe version is gone)`
+              : ""}
+            .{" "}
+            <span className="text-xs text-slate-500">
+              ranked in {n(result.ms.read + result.ms.rank)} ms, what-ifs {n(result.ms.whatIf)} ms
+            </span>
+          </p>
+          {result.suggestions.length === 0 ? (
+            <p className="text-sm text-slate-500 italic" data-testid="suggest-none">
+              No change fixes more of them than it breaks.
+            </p>
+          ) : (
+            <ol className="space-y-2" data-testid="suggestion-list">
+              {result.suggestions.map((s) => (
+                <SuggestionItem key={s.rank} s={s} taken={taken.has(s.rank)} onTake={() => take([s.rank])} />
+              ))}
+            </ol>
+          )}
+        </div>
+      ) : null}
+    </section>
+  );
+}

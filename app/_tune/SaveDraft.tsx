@@ -1,0 +1,121 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useRef, useState } from "react";
+import { type ReviewerState, useReviewer } from "@/app/_review/useReviewer";
+import type { TuneDraftInput } from "@/lib/tune/contract";
+import { saveDraftAction } from "./actions";
+
+/**
+ * Saves a draft as a new version. When the what-if says it breaks seed fixtures (the server checks
+ * again), a dialog asks for an explicit confirmation first. Someone else's save since the draft's
+ * base version is refused and said.
+ */
+export function SaveDraft({
+  draft,
+  base,
+  next,
+  dirty,
+  seedBroken,
+  reviewer: server,
+  onSaved,
+}: {
+  draft: TuneDraftInput;
+  base: number;
+  /** What saving makes, for the button ("lexicon v3"). */
+  next: string;
+  dirty: boolean;
+  seedBroken: number;
+  reviewer: ReviewerState;
+  onSaved: (version: number) => void;
+}) {
+  const router = useRouter();
+  const reviewer = useReviewer(server);
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [error, setError] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [broken, setBroken] = useState(0);
+
+  const save = async (allowBreak: boolean) => {
+    setError("");
+    let name = reviewer.name;
+    if (!name && reviewer.source === "browser") name = await reviewer.ask();
+    if (!name) return setError("Say who is saving first.");
+    setBusy(true);
+    const r = await saveDraftAction({ draft, base, allowBreak, reviewer: name });
+    setBusy(false);
+    if (r.ok) {
+      dialog.current?.close();
+      onSaved(r.version);
+      router.refresh();
+      return;
+    }
+    if (r.seedBroken) {
+      setBroken(r.seedBroken);
+      if (!dialog.current?.open) dialog.current?.showModal();
+      return;
+    }
+    setError(r.error);
+  };
+
+  const ask = () => {
+    if (seedBroken > 0) {
+      setBroken(seedBroken);
+      dialog.current?.showModal();
+    } else void save(false);
+  };
+
+  return (
+    <div className="space-y-2">
+      {reviewer.dialog}
+      <button
+        type="button"
+        onClick={ask}
+        disabled={!dirty || busy}
+        className="rounded bg-indigo-700 px-3 py-1.5 text-sm text-white hover:bg-indigo-800 disabled:opacity-50"
+        data-testid="save-draft"
+      >
+        {busy ? "Saving…" : `Save as ${next}`}
+      </button>
+      {error ? (
+        <p role="alert" className="rounded bg-red-50 p-2 text-sm text-red-800" data-testid="save-error">
+          {error}
+        </p>
+      ) : null}
+      <dialog
+        ref={dialog}
+        aria-labelledby="break-title"
+        className="m-auto w-[min(30rem,calc(100vw-2rem))] rounded-lg border border-slate-200 p-0 shadow-xl backdrop:bg-slate-900/30"
+        data-testid="break-dialog"
+      >
+        <div className="space-y-3 p-4">
+          <h2 id="break-title" className="text-base font-semibold text-red-900">
+            This breaks {broken} seed fixture{broken === 1 ? "" : "s"}
+          </h2>
+          <p className="text-sm text-slate-700">
+            The seed set holds the first article's four cases, which the default configuration passes. Saving
+            this draft makes {broken === 1 ? "one of them" : "some of them"} fail. Save it anyway?
+          </p>
+          <div className="flex justify-end gap-2">
+            <button
+              type="button"
+              onClick={() => dialog.current?.close()}
+              className="rounded border border-slate-300 px-3 py-1.5 text-sm"
+            >
+              Keep editing
+            </button>
+            <button
+              type="button"
+              onClick={() => save(true)}
+              disabled={busy}
+              className="rounded bg-red-700 px-3 py-1.5 text-sm text-white disabled:opacity-60"
+              data-testid="confirm-break"
+            >
+              Save and break {broken}
+            </button>
+          </div>
+        </div>
+      </dialog>
+    </div>
+  );
+}

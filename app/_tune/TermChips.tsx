@@ -1,0 +1,112 @@
+"use client";
+
+import { useState } from "react";
+
+/**
+ * Terms as removable chips and an input that adds one (Enter or the button). `problem` says why a
+ * term cannot be added (shown, nothing added).
+ */
+export function TermChips({
+  terms,
+  onChange,
+  label,
+  placeholder,
+  problem,
+  normalize = (t) => t.trim(),
+  testId,
+  readOnly = [],
+}: {
+  terms: readonly string[];
+  onChange: (terms: string[]) => void;
+  label: string;
+  placeholder: string;
+  problem?: (term: string) => string | null;
+  /** How a typed term is stored (default: trimmed). */
+  normalize?: (term: string) => string;
+  testId: string;
+  /** Terms shown before the editable ones, not removable here (another list's). */
+  readOnly?: readonly { term: string; title: string }[];
+}) {
+  const [value, setValue] = useState("");
+  const [error, setError] = useState("");
+  const add = () => {
+    const t = normalize(value);
+    if (t === "") return;
+    const p = problem?.(t) ?? null;
+    if (p) return setError(p);
+    setError("");
+    setValue("");
+    if (!terms.includes(t)) onChange([...terms, t]);
+  };
+  return (
+    <div data-testid={testId}>
+      <ul className="flex flex-wrap gap-1" aria-label={label}>
+        {readOnly.map((r) => (
+          <li
+            key={`ro:${r.term}`}
+            className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs text-slate-600"
+            title={r.title}
+            data-testid="readonly-term"
+          >
+            {r.term}
+          </li>
+        ))}
+        {terms.map((t) => (
+          <li
+            key={t}
+            className="inline-flex items-center gap-1 rounded bg-indigo-50 px-1.5 py-0.5 font-mono text-xs text-indigo-950 ring-1 ring-indigo-200"
+            data-testid="term"
+            data-term={t}
+          >
+            {t}
+            <button
+              type="button"
+              onClick={() => onChange(terms.filter((x) => x !== t))}
+              className="rounded px-0.5 text-indigo-700 hover:bg-indigo-100"
+              aria-label={`remove ${t}`}
+              data-testid="remove-term"
+            >
+              ×
+            </button>
+          </li>
+        ))}
+        {terms.length === 0 && readOnly.length === 0 ? (
+          <li className="text-xs text-slate-500 italic">no terms</li>
+        ) : null}
+      </ul>
+      <div className="mt-1 flex gap-1">
+        <input
+          value={value}
+          onChange={(e) => {
+            setValue(e.target.value);
+            setError("");
+          }}
+          onKeyDown={(e) => {
+            if (e.key === "Enter") {
+              e.preventDefault();
+              add();
+            }
+          }}
+          placeholder={placeholder}
+          aria-label={`${label}: add`}
+          maxLength={200}
+          className="min-w-0 flex-1 rounded border border-slate-300 px-2 py-1 text-sm"
+          data-testid="add-term-input"
+        />
+        <button
+          type="button"
+          onClick={add}
+          className="rounded border border-slate-300 bg-white px-2 py-1 text-sm hover:bg-slate-50"
+          data-testid="add-term"
+        >
+          Add
+        </button>
+      </div>
+      {error ? (
+        <p role="alert" className="mt-1 text-xs text-red-800">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,246 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { connection } from "next/server";
+import { Card } from "@/app/_components/Card";
+import { ScrollBox } from "@/app/_components/ScrollBox";
+import { currentReviewer } from "@/app/_review/reviewer";
+import { RescoreControl } from "@/app/_tune/RescoreControl";
+import { TuneSuggestionsSlot } from "@/app/_tune/TuneSuggestionsSlot";
+import { getDb } from "@/db/client";
+import { currentLexicon, lexiconAt, listLexiconVersions } from "@/db/queries/lexicon";
+import { pendingConfigRescores, rescoreProgress } from "@/db/queries/rescoreJobs";
+import { staleRuns } from "@/db/queries/runScoringView";
+import { probedFieldNames } from "@/db/queries/tuneRuns";
+import { diffEntries, type EntryChange, type LexiconEntry } from "@/lib/lexicon/lexicon";
+import { LexiconEditor } from "./LexiconEditor";
+
+export const metadata: Metadata = { title: "Lexicon" };
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+const versionParam = (v: string | undefined) =>
+  v && /^(0|[1-9][0-9]{0,8})$/.test(v) ? Number(v) : undefined;
+
+const ORIGIN_WORDS: Record<string, string> = { edit: "edited", suggest: "suggestions applied" };
+const originWord = (o: string) =>
+  ORIGIN_WORDS[o] ?? (o.startsWith("import:") ? `imported from ${o.slice(7)}` : o);
+
+export default async function LexiconPage({ searchParams }: Props) {
+  await connection();
+  const sp = await searchParams;
+  const db = getDb();
+  const lexicon = currentLexicon(db);
+  const versions = listLexiconVersions(db);
+  const reviewer = await currentReviewer();
+  const stale = staleRuns(db);
+  const running = rescoreProgress(db, pendingConfigRescores(db));
+  const to = versionParam(one(sp.to)) ?? lexicon.version;
+  const from = versionParam(one(sp.from)) ?? Math.max(0, to - 1);
+  const diffFrom = lexiconAt(db, from);
+  const diffTo = lexiconAt(db, to);
+  const diff = diffFrom && diffTo ? diffEntries(diffFrom.entries, diffTo.entries) : null;
+  const latest = versions[0];
+
+  return (
+    <div className="space-y-4" data-testid="lexicon-page" data-version={lexicon.version}>
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0">
+          <h1 className="text-xl font-semibold">Shared lexicon</h1>
+          <p className="max-w-3xl text-sm text-slate-600">
+            Ask terms per field name that count in every probe that probes a field of that name, beside the
+            probe's own, and each field's ask rule. Change a draft, see what it fixes and breaks, save it as a
+            new version, re-score.
+          </p>
+        </div>
+        <p className="text-sm sm:text-right" data-testid="lexicon-version">
+          <span className="rounded bg-slate-100 px-2 py-1 font-mono">version {lexicon.version}</span>
+          <span className="mt-1 block text-xs text-slate-500">
+            {latest ? `saved by ${latest.savedBy} · ${latest.createdAt}` : "empty: nothing saved yet"}
+          </span>
+        </p>
+      </div>
+
+      <LexiconEditor
+        key={lexicon.version}
+        version={lexicon.version}
+        saved={lexicon.entries as Record<string, LexiconEntry>}
+        fieldNames={probedFieldNames(db)}
+        reviewer={reviewer}
+      />
+
+      <Card title="Re-score">
+        <p className="mb-2 text-sm text-slate-700" data-testid="stale-runs" data-count={stale.length}>
+          {stale.length === 0
+            ? "Every run is scored with the current configuration."
+            : `${stale.length.toLocaleString("en-US")} run${stale.length === 1 ? " is" : "s are"} scored by an older configuration that the current one changes: `}
+          {stale.slice(0, 8).map((r, i) => (
+            <span key={r.id}>
+              {i > 0 ? ", " : ""}
+              <Link
+                href={`/runs/${encodeURIComponent(r.name)}`}
+                className="font-mono text-indigo-700 hover:underline"
+              >
+                {r.name}
+              </Link>
+            </span>
+          ))}
+          {stale.length > 8 ? ` and ${stale.length - 8} more` : ""}
+        </p>
+        {stale.length > 0 || running.length > 0 ? (
+          <RescoreControl
+            scope={{ kind: "stale" }}
+            label={`Re-score ${stale.length.toLocaleString("en-US")} run${stale.length === 1 ? "" : "s"}`}
+            reviewer={reviewer}
+            running={running}
+          />
+        ) : null}
+        <p className="mt-2 text-xs text-slate-500">
+          Only the traces whose result changes are rewritten, with their filter tags and the run's counts, in
+          short batches in the background; a stopped re-score resumes. Each run's page lists its re-scores.
+        </p>
+      </Card>
+
+      <TuneSuggestionsSlot scope={{ kind: "lexicon" }} />
+
+      <Card title="Versions">
+        {versions.length === 0 ? (
+          <p className="text-sm text-slate-500 italic">
+            No version saved yet: version 0 is the empty lexicon.
+          </p>
+        ) : (
+          <ScrollBox label="Lexicon versions">
+            <table className="w-full text-sm" data-testid="lexicon-versions">
+              <thead className="border-b border-slate-200 text-left text-xs text-slate-500">
+                <tr>
+                  <th className="py-1 pr-3 font-medium">Version</th>
+                  <th className="py-1 pr-3 font-medium">Saved by</th>
+                  <th className="py-1 pr-3 font-medium">How</th>
+                  <th className="py-1 pr-3 font-medium">When</th>
+                  <th className="py-1 pr-3 font-medium">Fields · terms</th>
+                  <th className="py-1 font-medium">Diff</th>
+                </tr>
+              </thead>
+              <tbody>
+                {versions.map((v) => (
+                  <tr
+                    key={v.version}
+                    className="border-b border-slate-100 last:border-0"
+                    data-testid="lexicon-version-row"
+                    data-version={v.version}
+                  >
+                    <td className="py-1 pr-3 font-mono">
+                      v{v.version}
+                      {v.version === lexicon.version ? (
+                        <span className="ml-1 text-xs text-slate-500">current</span>
+                      ) : null}
+                    </td>
+                    <td className="py-1 pr-3">{v.savedBy}</td>
+                    <td className="py-1 pr-3 text-xs">{originWord(v.origin)}</td>
+                    <td className="py-1 pr-3 font-mono text-xs text-slate-600">{v.createdAt}</td>
+                    <td className="py-1 pr-3 tabular-nums">
+                      {v.fields} · {v.terms}
+                    </td>
+                    <td className="py-1 text-xs">
+                      <Link
+                        href={`/lexicon?from=${v.version - 1}&to=${v.version}#diff`}
+                        className="text-indigo-700 hover:underline"
+                      >
+                        vs v{v.version - 1}
+                      </Link>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </ScrollBox>
+        )}
+        <form
+          method="get"
+          action="/lexicon"
+          className="mt-3 flex flex-wrap items-end gap-2 text-sm"
+          id="diff"
+        >
+          <label className="flex flex-col text-xs text-slate-600">
+            Compare version
+            <input
+              name="from"
+              type="number"
+              min={0}
+              max={lexicon.version}
+              defaultValue={from}
+              className="mt-1 w-20 rounded border border-slate-300 px-2 py-1 text-sm"
+            />
+          </label>
+          <label className="flex flex-col text-xs text-slate-600">
+            with version
+            <input
+              name="to"
+              type="number"
+              min={0}
+              max={lexicon.version}
+              defaultValue={to}
+              className="mt-1 w-20 rounded border border-slate-300 px-2 py-1 text-sm"
+            />
+          </label>
+          <button
+            type="submit"
+            className="rounded border border-slate-300 bg-white px-2 py-1 hover:bg-slate-50"
+          >
+            Diff
+          </button>
+        </form>
+        <Diff from={from} to={to} changes={diff} />
+      </Card>
+    </div>
+  );
+}
+
+function Diff({ from, to, changes }: { from: number; to: number; changes: EntryChange[] | null }) {
+  if (changes === null)
+    return <p className="mt-2 text-sm text-amber-800">There is no such version to compare.</p>;
+  return (
+    <div className="mt-2" data-testid="lexicon-diff" data-from={from} data-to={to}>
+      <h3 className="text-xs font-medium text-slate-500 uppercase">
+        v{from} → v{to}
+      </h3>
+      {changes.length === 0 ? (
+        <p className="text-sm text-slate-600">No difference.</p>
+      ) : (
+        <ul className="mt-1 space-y-1 text-sm">
+          {changes.map((c) => (
+            <li
+              key={c.field}
+              data-testid="diff-field"
+              data-field={c.field}
+              className="flex flex-wrap items-center gap-1"
+            >
+              <span className="font-mono font-semibold">{c.field}</span>
+              {c.added.map((t) => (
+                <span
+                  key={`+${t}`}
+                  className="rounded bg-emerald-50 px-1 font-mono text-xs text-emerald-900 ring-1 ring-emerald-200"
+                >
+                  + {t}
+                </span>
+              ))}
+              {c.removed.map((t) => (
+                <span
+                  key={`-${t}`}
+                  className="rounded bg-red-50 px-1 font-mono text-xs text-red-900 line-through ring-1 ring-red-200"
+                >
+                  − {t}
+                </span>
+              ))}
+              {c.rule ? (
+                <span className="text-xs text-slate-700">
+                  rule {c.rule[0]} → {c.rule[1]}
+                </span>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

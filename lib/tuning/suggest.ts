@@ -1,0 +1,351 @@
+import type { Label } from "../probe/schema";
+import { questionSentences, splitSentences } from "../review/question";
+import { type AdditionContext, AdditionIndex, type Candidate } from "./additions";
+import { type TextSentences, textSentences, wordCount } from "./grams";
+import { isContentTerm } from "./stopWords";
+import type { LabelledField, SuggestionEvaluator, TermChange } from "./types";
+
+/**
+ * Suggestions (DESIGN.md, "Tuning the scorer"): from the fields whose human label is ASK and ours
+ * DRIFT, candidate terms (lib/tuning/grams.ts), ranked by net fixes: the misses a term fixes minus
+ * the fields with a human label other than ASK it would turn to ASK. And the reverse, where ours
+ * says ASK and humans said DRIFT: a term to remove, or the `question` rule. Greedy: each
+ * suggestion is counted on what the ones before it left, so the list is one draft in order and
+ * its top N can be saved together.
+ *
+ * The input is the scope: only the fields given are counted, so a caller that passes one run's
+ * labels ranks by that run alone.
+ *
+ * Counting: an addition is counted from the occurrences of its term in the texts of the field's
+ * DRIFT fields, kept where the evaluator accepts them (whole words for the lexicon) and, under the
+ * `question` rule, inside a question sentence. The chosen one is then checked field by field with
+ * the evaluator's label (the real scorer); should the two ever differ, the scorer's counts stand
+ * and the ranking is taken again. Removals and rule changes are counted with the scorer directly.
+ */
+
+/** How many source sentences a suggestion carries. */
+export const MAX_SOURCES = 3;
+/** How many suggestions a list holds unless told. */
+export const DEFAULT_SUGGESTIONS = 20;
+
+export interface SourceSentence {
+  /** The field it came from. */
+  key: string;
+  sentence: string;
+  /** The term inside the sentence, [start, end); null when it cannot be placed. */
+  mark: [number, number] | null;
+}
+
+export interface Suggestion {
+  change: TermChange;
+  /** Counted after the suggestions before it: misses fixed, and fields it would make wrong. */
+  fixes: number;
+  breaks: number;
+  net: number;
+  fixed: string[];
+  broken: string[];
+  /** Where the term came from (additions: inside a question when it could), with the term marked. */
+  sources: SourceSentence[];
+  /** An addition found inside a question sentence. */
+  inQuestion: boolean;
+}
+
+export interface SuggestOptions {
+  /** The most suggestions to list (default DEFAULT_SUGGESTIONS). */
+  limit?: number;
+  /** Told when the counting index and the scorer disagreed on an addition (the scorer's counts were kept). */
+  onDisagreement?: (d: { change: TermChange; index: [number, number]; scorer: [number, number] }) => void;
+}
+
+interface FieldState {
+  items: number[];
+  additions: AdditionIndex | null;
+  reverse: Evaluated[] | null;
+  ruleChanged: boolean;
+}
+
+interface Evaluated {
+  change: TermChange;
+  fixes: number;
+  breaks: number;
+  fixed: number[];
+  broken: number[];
+  moves: { item: number; after: Label }[];
+  /** Sort keys for ties. */
+  inQuestion: boolean;
+  content: boolean;
+  words: number;
+  term: string;
+}
+
+type Ranked = Pick<Evaluated, "fixes" | "breaks" | "inQuestion" | "content" | "words" | "term">;
+
+/** A rule change touches every term of a field: on a tie, a term change goes first. */
+const RULE_TIES = { words: Number.MAX_SAFE_INTEGER } as const;
+
+/** Orders two suggestions: net, then fixes, then found in a question, a content word, fewer words, alphabetical. */
+function better(a: Ranked, b: Ranked): boolean {
+  const na = a.fixes - a.breaks;
+  const nb = b.fixes - b.breaks;
+  if (na !== nb) return na > nb;
+  if (a.fixes !== b.fixes) return a.fixes > b.fixes;
+  if (a.inQuestion !== b.inQuestion) return a.inQuestion;
+  if (a.content !== b.content) return a.content;
+  if (a.words !== b.words) return a.words < b.words;
+  return a.term < b.term;
+}
+
+const termsAdded = (draft: readonly TermChange[], field: string) =>
+  new Set(draft.flatMap((c) => (c.kind === "add" && c.field === field ? [c.term] : [])));
+
+export function suggestChanges(
+  items: readonly LabelledField[],
+  ev: SuggestionEvaluator,
+  options: SuggestOptions = {},
+): Suggestion[] {
+  const limit = options.limit ?? DEFAULT_SUGGESTIONS;
+  const cur: Label[] = items.map((i) => i.ours);
+  const lowerCache = new Map<number, string>();
+  const lower = (i: number) => {
+    let l = lowerCache.get(i);
+    if (l === undefined) {
+      l = items[i].text.toLowerCase();
+      lowerCache.set(i, l);
+    }
+    return l;
+  };
+  const sentenceCache = new Map<number, TextSentences>();
+  /** Prepared texts per item (negative keys: under the question rule). */
+  const scanCache = new Map<number, string[]>();
+  const ctx: AdditionContext = {
+    items,
+    cur,
+    sentences(i) {
+      let s = sentenceCache.get(i);
+      if (s === undefined) {
+        s = textSentences(lower(i));
+        sentenceCache.set(i, s);
+      }
+      return s;
+    },
+    scanTexts(i, question) {
+      const key = question ? -1 - i : i;
+      let out = scanCache.get(key);
+      if (out === undefined) {
+        const l = lower(i);
+        out =
+          l === "" ? [] : question ? ctx.sentences(i).questions.map((q) => ev.prepare(q)) : [ev.prepare(l)];
+        for (const s of items[i].also ?? []) out.push(ev.prepare(s));
+        scanCache.set(key, out);
+      }
+      return out;
+    },
+    accepts: (text, start, end) => ev.accepts(text, start, end),
+  };
+
+  const fields = new Map<string, FieldState>();
+  items.forEach((it, i) => {
+    let f = fields.get(it.field);
+    if (!f) {
+      f = { items: [], additions: null, reverse: null, ruleChanged: false };
+      fields.set(it.field, f);
+    }
+    f.items.push(i);
+  });
+
+  let draft: TermChange[] = [];
+
+  /** Scores one change with the scorer on the given items: fixes and breaks as DESIGN.md counts them. */
+  const evaluate = (change: TermChange, on: readonly number[], extra: Partial<Evaluated> = {}): Evaluated => {
+    const next = [...draft, change];
+    const out: Evaluated = {
+      change,
+      fixes: 0,
+      breaks: 0,
+      fixed: [],
+      broken: [],
+      moves: [],
+      inQuestion: false,
+      content: true,
+      words: 0,
+      term: change.kind === "rule" ? "" : change.term,
+      ...extra,
+    };
+    for (const i of on) {
+      const before = cur[i];
+      const after = ev.label(items[i], next);
+      if (after === before) continue;
+      out.moves.push({ item: i, after });
+      const human = items[i].human;
+      let fix: boolean;
+      let brk: boolean;
+      if (after === "ASK") {
+        // DESIGN.md: a term is charged for every field with another human label it turns to ASK.
+        fix = human === "ASK";
+        brk = !fix;
+      } else {
+        fix = after === human;
+        brk = before === human;
+      }
+      if (fix) {
+        out.fixes++;
+        out.fixed.push(i);
+      } else if (brk) {
+        out.breaks++;
+        out.broken.push(i);
+      }
+    }
+    return out;
+  };
+
+  const buildReverse = (field: string, f: FieldState): Evaluated[] => {
+    const out: Evaluated[] = [];
+    const asked = f.items.filter((i) => cur[i] === "ASK");
+    const wrongAsk = asked.some((i) => items[i].human === "DRIFT");
+    const rule = ev.rule(field, draft);
+    if (wrongAsk) {
+      const added = termsAdded(draft, field);
+      for (const term of ev.removable(field, draft)) {
+        if (added.has(term)) continue;
+        const needle = term.toLowerCase().replace(/\*$/, "").split(" ")[0];
+        const on = asked.filter((i) => lower(i).includes(needle));
+        if (on.length === 0) continue;
+        const e = evaluate({ kind: "remove", field, term }, on, {
+          content: isContentTerm(term),
+          words: wordCount(term),
+        });
+        if (e.fixes > 0) out.push(e);
+      }
+      if (ev.rules && rule === "anywhere" && !f.ruleChanged) {
+        const e = evaluate({ kind: "rule", field, rule: "question" }, asked, RULE_TIES);
+        if (e.fixes > 0) out.push(e);
+      }
+    }
+    if (ev.rules && rule === "question" && !f.ruleChanged) {
+      const drifted = f.items.filter((i) => cur[i] === "DRIFT");
+      if (drifted.some((i) => items[i].human === "ASK")) {
+        const e = evaluate({ kind: "rule", field, rule: "anywhere" }, drifted, RULE_TIES);
+        if (e.fixes > 0) out.push(e);
+      }
+    }
+    return out;
+  };
+
+  const suggestions: Suggestion[] = [];
+  while (suggestions.length < limit) {
+    let best: { field: string; pick: Ranked; addition: Candidate | null } | null = null;
+    for (const [field, f] of fields) {
+      f.additions ??= new AdditionIndex(
+        ctx,
+        f.items,
+        ev.rule(field, draft) === "question",
+        termsAdded(draft, field),
+      );
+      const c = f.additions.best(better);
+      if (c && (!best || better(c, best.pick))) best = { field, pick: c, addition: c };
+      f.reverse ??= buildReverse(field, f);
+      for (const e of f.reverse) if (!best || better(e, best.pick)) best = { field, pick: e, addition: null };
+    }
+    if (best === null || best.pick.fixes - best.pick.breaks <= 0) break;
+    const { field, pick, addition } = best;
+    const f = fields.get(field) as FieldState;
+    const index = f.additions as AdditionIndex;
+    let done: Evaluated;
+    if (addition !== null) {
+      const exact = evaluate(
+        { kind: "add", field, term: addition.term },
+        index.mayMove(addition.term, lower),
+        {
+          inQuestion: addition.inQuestion,
+          content: addition.content,
+          words: addition.words,
+        },
+      );
+      if (exact.fixes !== addition.fixes || exact.breaks !== addition.breaks) {
+        // The index and the scorer disagree: the scorer's counts stand; rank again.
+        options.onDisagreement?.({
+          change: exact.change,
+          index: [addition.fixes, addition.breaks],
+          scorer: [exact.fixes, exact.breaks],
+        });
+        index.correct(addition, exact.fixes, exact.breaks);
+        continue;
+      }
+      done = exact;
+    } else {
+      done = pick as Evaluated;
+    }
+    draft = [...draft, done.change];
+    for (const m of done.moves) {
+      const was = cur[m.item];
+      cur[m.item] = m.after;
+      // It left DRIFT: it no longer counts for any other candidate of the field.
+      if (was === "DRIFT" && done.change.kind === "add") index.leftDrift(m.item);
+    }
+    if (done.change.kind !== "add") {
+      // A removal or a rule change changes which fields can move and where terms count: recount.
+      if (done.change.kind === "rule") f.ruleChanged = true;
+      f.additions = null;
+    }
+    f.reverse = null;
+    suggestions.push(toSuggestion(done, items, ev));
+  }
+  return suggestions;
+}
+
+function toSuggestion(e: Evaluated, items: readonly LabelledField[], ev: SuggestionEvaluator): Suggestion {
+  const change = e.change;
+  const sources: SourceSentence[] = [];
+  for (const i of e.fixed) {
+    if (sources.length >= MAX_SOURCES) break;
+    sources.push(sourceOf(items[i], change, ev));
+  }
+  return {
+    change,
+    fixes: e.fixes,
+    breaks: e.breaks,
+    net: e.fixes - e.breaks,
+    fixed: e.fixed.map((i) => items[i].key),
+    broken: e.broken.map((i) => items[i].key),
+    sources,
+    inQuestion: e.inQuestion,
+  };
+}
+
+/** The sentence of a fixed field that holds the term (a question first), with the term marked. */
+function sourceOf(item: LabelledField, change: TermChange, ev: SuggestionEvaluator): SourceSentence {
+  const sentences = splitSentences(item.text);
+  if (change.kind !== "rule") {
+    const needle = change.term.toLowerCase().replace(/\*$/, "");
+    let plain: SourceSentence | null = null;
+    for (const s of sentences) {
+      // As the term is matched: white space as the evaluator reads it; marks need a case-folding that keeps offsets.
+      const shown = ev.prepare(s.text);
+      const lower = shown.toLowerCase();
+      if (lower.length !== shown.length) continue;
+      for (let at = lower.indexOf(needle); at !== -1; at = lower.indexOf(needle, at + 1)) {
+        if (change.kind === "add" && !ev.accepts(lower, at, at + needle.length)) continue;
+        const found = { key: item.key, sentence: shown, mark: [at, at + needle.length] as [number, number] };
+        if (questionSentences(s.text).length > 0) return found;
+        plain ??= found;
+        break;
+      }
+    }
+    if (plain) return plain;
+  }
+  // A rule change: show a sentence that is no question holding one of the field's terms, marked.
+  const terms = (ev.termsOf?.(item) ?? [])
+    .map((t) => t.toLowerCase().replace(/\*$/, ""))
+    .filter((t) => t !== "");
+  for (const s of sentences) {
+    if (questionSentences(s.text).length > 0) continue;
+    const lower = s.text.toLowerCase();
+    if (lower.length !== s.text.length) continue;
+    for (const t of terms) {
+      const at = lower.indexOf(t);
+      if (at !== -1) return { key: item.key, sentence: s.text, mark: [at, at + t.length] };
+    }
+  }
+  const plain = sentences.find((s) => questionSentences(s.text).length === 0) ?? sentences[0];
+  return { key: item.key, sentence: plain?.text ?? item.text, mark: null };
+}

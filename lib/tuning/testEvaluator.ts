@@ -1,0 +1,103 @@
+import type { Label } from "../probe/schema";
+import { questionSentences } from "../review/question";
+import type { AskRule, LabelledField, SuggestionEvaluator, TermChange } from "./types";
+
+/**
+ * A small model of DESIGN.md's rule 1 for tests of the ranking: a field with no call is ASK when
+ * one of its terms (a probe's own as substrings, the lexicon's as whole words) is in the text, or
+ * under the `question` rule in a question sentence; a field with a call keeps its label.
+ */
+export interface ModelConfig {
+  /** The probe's own terms per field (substrings). */
+  probe: Record<string, string[]>;
+  /** The lexicon per field (whole words). */
+  lexicon: Record<string, { terms: string[]; rule: AskRule }>;
+  /** Whether changes go to the probe's terms (else to the lexicon). */
+  probeMode?: boolean;
+}
+
+const WORD_CHAR = /[\p{L}\p{N}_]/u;
+const isWord = (c: string | undefined) => c !== undefined && WORD_CHAR.test(c);
+
+export function wholeWordAt(lower: string, start: number, end: number, prefix = false): boolean {
+  return !isWord(lower[start - 1]) && (prefix || !isWord(lower[end]));
+}
+
+function matchesWhole(raw: string, term: string): boolean {
+  // Lexicon terms' words match across any run of white space.
+  const text = raw.replace(/\s+/g, " ");
+  const prefix = term.endsWith("*");
+  const t = prefix ? term.slice(0, -1) : term;
+  let at = text.indexOf(t);
+  while (at !== -1) {
+    if (wholeWordAt(text, at, at + t.length, prefix)) return true;
+    at = text.indexOf(t, at + 1);
+  }
+  return false;
+}
+
+const fallback = (f: string) => {
+  const name = f.toLowerCase();
+  const spaced = name.replaceAll("_", " ");
+  return spaced === name ? [name] : [name, spaced];
+};
+
+export function modelEvaluator(
+  config: ModelConfig,
+  calls: ReadonlySet<string> = new Set(),
+): SuggestionEvaluator {
+  const apply = (field: string, draft: readonly TermChange[]) => {
+    const probe = [...(config.probe[field] ?? [])];
+    const lex = [...(config.lexicon[field]?.terms ?? [])];
+    let rule: AskRule = config.lexicon[field]?.rule ?? "anywhere";
+    const own = config.probeMode ? probe : lex;
+    for (const c of draft) {
+      if (c.field !== field) continue;
+      if (c.kind === "add") {
+        // A probe's first own term keeps the field-name fallback it replaces.
+        if (config.probeMode && own.length === 0) own.push(...fallback(field));
+        own.push(c.term);
+      } else if (c.kind === "remove") {
+        const k = own.indexOf(c.term);
+        if (k !== -1) own.splice(k, 1);
+      } else rule = c.rule;
+    }
+    return { probe, lex, rule };
+  };
+  return {
+    rules: !config.probeMode,
+    prepare: (lower) => (config.probeMode ? lower : lower.replace(/\s+/g, " ")),
+    accepts: (lower, start, end) => config.probeMode === true || wholeWordAt(lower, start, end),
+    rule: (field, draft) => apply(field, draft).rule,
+    removable: (field, draft) => {
+      const a = apply(field, draft);
+      return config.probeMode ? a.probe : a.lex;
+    },
+    label(item: LabelledField, draft): Label {
+      if (calls.has(item.key)) return item.ours;
+      const { probe, lex, rule } = apply(item.field, draft);
+      const lower = item.text.toLowerCase();
+      const parts = rule === "question" ? questionSentences(lower).map((s) => s.text) : [lower];
+      const terms = probe.length > 0 ? probe : fallback(item.field);
+      for (const p of parts) {
+        if (terms.some((t) => p.includes(t.toLowerCase()))) return "ASK";
+        if (lex.some((t) => matchesWhole(p, t.toLowerCase()))) return "ASK";
+      }
+      return "DRIFT";
+    },
+  };
+}
+
+let n = 0;
+/** A labelled field whose `ours` is worked out by the model (no call). */
+export function field(
+  ev: SuggestionEvaluator,
+  name: string,
+  text: string,
+  human: Label,
+  source: LabelledField["source"] = "review",
+): LabelledField {
+  const item: LabelledField = { key: `f${++n}`, field: name, text, ours: "DRIFT", human, source };
+  item.ours = ev.label(item, []);
+  return item;
+}
