@@ -2,6 +2,7 @@
 
 import { useMemo, useState } from "react";
 import type { ReviewerState } from "@/app/_review/useReviewer";
+import { useDraftInbox } from "@/app/_suggestions/draftInbox";
 import { SaveDraft } from "@/app/_tune/SaveDraft";
 import { TermChips } from "@/app/_tune/TermChips";
 import { useWhatIf } from "@/app/_tune/useWhatIf";
@@ -15,6 +16,7 @@ import {
   normalizeEntries,
 } from "@/lib/lexicon/lexicon";
 import { normalizeTerm, termProblem } from "@/lib/lexicon/terms";
+import { takeIntoEntries } from "@/lib/tuning/draftChange";
 
 type Entries = Record<string, LexiconEntry>;
 
@@ -57,6 +59,8 @@ export function LexiconEditor({
   const dirty = clean !== null && changes.length > 0;
   const draftInput = { kind: "lexicon" as const, entries: clean ?? saved };
   const whatIf = useWhatIf(draftInput, dirty);
+  // A suggestion taken with one click (app/_suggestions) lands in this draft.
+  useDraftInbox({ kind: "lexicon" }, (taken) => setDraft((d) => taken.reduce(takeIntoEntries, d)));
 
   const setEntry = (field: string, e: LexiconEntry | null) =>
     setDraft((d) => {

@@ -1,0 +1,133 @@
+import { resolve } from "node:path";
+import { expect, type Page, test } from "@playwright/test";
+import { cli, ingest, queryOne, traceIdsByExtId } from "./pages/e2eDb";
+import { ReviewPanel } from "./pages/ReviewPanel";
+import { SuggestionsPanel } from "./pages/SuggestionsPanel";
+
+// Learning from corrections, in the browser: three replies that ask where the user is without
+// naming the field (a probe of its own, `e2e_pickup`, whose field name no other probe uses, so the
+// lexicon change touches nothing else), relabelled ASK, then the suggestion that fixes them taken
+// into the lexicon's draft, its what-if, the save, and the re-score.
+
+const RUN = "e2e-learn";
+const QUESTIONS = ["where-1", "where-2", "where-3"];
+
+test.beforeAll(() => {
+  cli(["probes", "add", resolve("e2e", "fixtures", "learn-probe.json")]);
+  const s = ingest(resolve("e2e", "fixtures", "learn.jsonl"), RUN);
+  expect(s.rejected, JSON.stringify(s.errors)).toBe(0);
+});
+
+async function shoot(page: Page, name: string) {
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: `shots/${name}-${width}.png`, fullPage: true });
+    // Nothing is wider than the phone's screen.
+    if (width === 390)
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+const labelOf = (traceId: number) =>
+  queryOne<{ label: string }>(
+    "SELECT json_extract(labels, '$.pickup_city') AS label FROM traces WHERE id = ?",
+    traceId,
+  )?.label;
+
+test("relabel three questions that do not name the field, take the top suggestion, see them fixed, save, re-score", async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  const ids = traceIdsByExtId(RUN);
+  const questions = QUESTIONS.map((q) => ids.get(q) as number);
+  for (const id of questions) expect(labelOf(id)).toBe("DRIFT");
+
+  // Relabel each as ASK on its trace page (1 = ASK; the name is asked once).
+  const review = new ReviewPanel(page);
+  for (const [i, id] of questions.entries()) {
+    await page.goto(`/traces/${id}`);
+    await review.ready();
+    await expect(review.focused).toHaveAttribute("data-field", "pickup_city");
+    await page.keyboard.press("1");
+    if (i === 0) {
+      await expect(review.nameDialog).toBeVisible();
+      await page.keyboard.type("lena");
+      await page.keyboard.press("Enter");
+    }
+    await expect(review.status).toContainText(`Saved on #${id}: pickup_city ASK`);
+  }
+
+  // The lexicon page: suggestions learned from that run only.
+  await page.goto("/lexicon");
+  const panel = new SuggestionsPanel(page);
+  await panel.chooseRun(RUN);
+  await expect(panel.scopeWords).toHaveText(`run ${RUN}`);
+  await panel.find();
+  await expect(panel.counted).toContainText("3 questions scored DRIFT");
+  const top = panel.suggestion(1);
+  await expect(top).toHaveAttribute("data-kind", "add");
+  await expect(top.getByTestId("suggestion-field")).toHaveText("pickup_city");
+  await expect(top.getByTestId("suggestion-term")).toHaveText("“located”");
+  await expect(top).toHaveAttribute("data-fixes", "3");
+  await expect(top).toHaveAttribute("data-breaks", "0");
+  // The sentences it came from, the term marked in each.
+  await expect(top.getByTestId("suggestion-source")).toHaveCount(3);
+  await expect(top.getByTestId("source-term").first()).toHaveText("located");
+  await expect(top.getByTestId("suggestion-source").first()).toHaveText("“Where are you located right now?”");
+  // Its own what-if: nothing broken, three labels to a human label.
+  await expect(top.getByTestId("suggestion-what-if")).toContainText("0 broken");
+  await expect(top.getByTestId("suggestion-what-if")).toContainText(
+    "3 move (3 to a human label, 0 away from one)",
+  );
+  await shoot(page, "lexicon-suggestions");
+
+  // One click into the draft: the draft holds it and the live what-if shows them fixed, nothing broken.
+  await top.getByTestId("take-suggestion").click();
+  await expect(top.getByTestId("take-suggestion")).toHaveText("in the draft ✓");
+  await expect(panel.notice).toContainText('add pickup_city="located"');
+  const entry = page.locator('[data-testid="lexicon-entry"][data-field="pickup_city"]');
+  await expect(entry.getByTestId("term")).toHaveCount(1);
+  await expect(entry.getByTestId("term")).toHaveAttribute("data-term", "located");
+  await expect(page.getByTestId("draft-changes")).toContainText('pickup_city +"located"');
+  const whatIf = page.getByTestId("what-if");
+  await expect(whatIf).toHaveAttribute("data-state", "ready");
+  const fixtures = whatIf.getByTestId("what-if-fixtures");
+  await expect(fixtures).toHaveAttribute("data-broken", "0");
+  await expect(fixtures).toHaveAttribute("data-seed-broken", "0");
+  const move = whatIf.locator(
+    '[data-testid="what-if-move"][data-field="pickup_city"][data-from="DRIFT"][data-to="ASK"]',
+  );
+  await expect(move).toHaveAttribute("data-count", "3");
+  await expect(whatIf.getByTestId("what-if-traces")).toContainText("3 to a human label, 0 away from one");
+  await shoot(page, "lexicon-suggestion-taken");
+
+  // Save: a new lexicon version; then re-score the run it applies to.
+  const before = Number(await page.getByTestId("lexicon-page").getAttribute("data-version"));
+  await page.getByTestId("save-draft").click();
+  await expect(page.getByTestId("lexicon-page")).toHaveAttribute("data-version", String(before + 1));
+  const rescore = page.getByTestId("rescore");
+  await rescore.getByTestId("rescore-start").click();
+  await expect(rescore.getByTestId("rescore-progress")).toHaveAttribute("data-status", "done", {
+    timeout: 60_000,
+  });
+  for (const id of questions) await expect.poll(() => labelOf(id)).toBe("ASK");
+  expect(labelOf(ids.get("booked") as number)).toBe("DRIFT");
+
+  // The trace page says ASK now, by the lexicon's term.
+  await page.goto(`/traces/${questions[0]}`);
+  await expect(
+    page.locator('[data-testid="field-row"][data-field="pickup_city"]').getByTestId("our-label"),
+  ).toHaveText("ASK");
+
+  // The mutation check lists the new term as dead: no fixture needs it yet.
+  await page.goto("/lexicon");
+  const mutant = page.locator('[data-testid="mutant"][data-mutant=\'pickup_city="located"\']');
+  await expect(mutant).toHaveAttribute("data-dead", "true");
+  await expect(mutant.getByTestId("dead-term")).toBeVisible();
+  // Nothing left to learn from that run.
+  await panel.chooseRun(RUN);
+  await panel.find();
+  await expect(panel.counted).toContainText("0 questions scored DRIFT");
+  await expect(page.getByTestId("suggest-none")).toBeVisible();
+});
