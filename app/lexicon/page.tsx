@@ -155,42 +155,46 @@ export default async function LexiconPage({ searchParams }: Props) {
             </table>
           </ScrollBox>
         )}
-        <form
-          method="get"
-          action="/lexicon"
-          className="mt-3 flex flex-wrap items-end gap-2 text-sm"
-          id="diff"
-        >
-          <label className="flex flex-col text-xs text-slate-600">
-            Compare version
-            <input
-              name="from"
-              type="number"
-              min={0}
-              max={lexicon.version}
-              defaultValue={from}
-              className="mt-1 w-20 rounded border border-slate-300 px-2 py-1 text-sm"
-            />
-          </label>
-          <label className="flex flex-col text-xs text-slate-600">
-            with version
-            <input
-              name="to"
-              type="number"
-              min={0}
-              max={lexicon.version}
-              defaultValue={to}
-              className="mt-1 w-20 rounded border border-slate-300 px-2 py-1 text-sm"
-            />
-          </label>
-          <button
-            type="submit"
-            className="rounded border border-slate-300 bg-white px-2 py-1 hover:bg-slate-50"
-          >
-            Diff
-          </button>
-        </form>
-        <Diff from={from} to={to} changes={diff} />
+        {versions.length === 0 ? null : (
+          <>
+            <form
+              method="get"
+              action="/lexicon"
+              className="mt-3 flex flex-wrap items-end gap-2 text-sm"
+              id="diff"
+            >
+              <label className="flex flex-col text-xs text-slate-600">
+                Compare version
+                <input
+                  name="from"
+                  type="number"
+                  min={0}
+                  max={lexicon.version}
+                  defaultValue={from}
+                  className="mt-1 w-20 rounded border border-slate-300 px-2 py-1 text-sm"
+                />
+              </label>
+              <label className="flex flex-col text-xs text-slate-600">
+                with version
+                <input
+                  name="to"
+                  type="number"
+                  min={0}
+                  max={lexicon.version}
+                  defaultValue={to}
+                  className="mt-1 w-20 rounded border border-slate-300 px-2 py-1 text-sm"
+                />
+              </label>
+              <button
+                type="submit"
+                className="rounded border border-slate-300 bg-white px-2 py-1 hover:bg-slate-50"
+              >
+                Diff
+              </button>
+            </form>
+            <Diff from={from} to={to} changes={diff} />
+          </>
+        )}
       </Card>
     </div>
   );

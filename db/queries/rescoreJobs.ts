@@ -72,10 +72,17 @@ export function rescoreProgress(db: Db, ids: number[]): RescoreProgressView[] {
     .all(JSON.stringify(ids)) as RescoreProgressView[];
 }
 
-/** Configuration re-scores still pending, oldest first (what a page shows as running). */
-export function pendingConfigRescores(db: Db): number[] {
-  return db.sqlite
-    .prepare("SELECT id FROM rescores WHERE status = 'pending' AND config IS NOT NULL ORDER BY id")
+/** Configuration re-scores still pending (of one run, when given), oldest first (what a page shows as running). */
+export function pendingConfigRescores(db: Db, runId?: number): number[] {
+  return (
+    runId === undefined
+      ? db.sqlite.prepare(
+          "SELECT id FROM rescores WHERE status = 'pending' AND config IS NOT NULL ORDER BY id",
+        )
+      : db.sqlite.prepare(
+          "SELECT id FROM rescores WHERE run_id = ? AND status = 'pending' AND config IS NOT NULL ORDER BY id",
+        )
+  )
     .pluck()
-    .all() as number[];
+    .all(...(runId === undefined ? [] : [runId])) as number[];
 }

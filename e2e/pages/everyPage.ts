@@ -49,6 +49,8 @@ export function everyPage(db: Database.Database): PageToVisit[] {
   pages.push({ name: "probes", path: "/probes" });
   const probe = one<{ id: string }>("SELECT id FROM probes ORDER BY builtin DESC, id LIMIT 1");
   if (probe) pages.push({ name: "probe", path: `/probes/${enc(probe.id)}` });
+  if (probe) pages.push({ name: "probe-tune", path: `/probes/${enc(probe.id)}/tune` });
+  pages.push({ name: "lexicon", path: "/lexicon" });
   const w2c = one<{ id: string }>("SELECT id FROM probes WHERE id LIKE 'when2call:%' ORDER BY id LIMIT 1");
   if (w2c) pages.push({ name: "probe-when2call", path: `/probes/${enc(w2c.id)}` });
   pages.push({ name: "upload", path: "/upload" });

@@ -59,7 +59,12 @@ const SCHEMA_ROLE_WORDS: Record<SchemaRole, string> = {
   not_in_schema: "not in schema",
 };
 
-const ORIGIN_WORDS: Record<string, string> = { builtin: "built-in file", when2call: "When2Call import" };
+const ORIGIN_WORDS: Record<string, string> = {
+  builtin: "built-in file",
+  when2call: "When2Call import",
+  edit: "edited",
+  rescore: "re-score (an older world, the current configuration)",
+};
 
 function originWord(o: string): string {
   if (ORIGIN_WORDS[o]) return ORIGIN_WORDS[o];
@@ -123,9 +128,17 @@ export default async function ProbePage({ params, searchParams }: Props) {
           </span>
           {thisVersion ? (
             <div className="mt-1 text-xs text-slate-500">
-              {originWord(thisVersion.origin)} · {thisVersion.createdAt}
+              {originWord(thisVersion.origin)}
+              {thisVersion.savedBy ? ` by ${thisVersion.savedBy}` : ""} · {thisVersion.createdAt}
             </div>
           ) : null}
+          <Link
+            href={`${base}/tune`}
+            className="mt-2 inline-block rounded border border-slate-300 bg-white px-2.5 py-1 text-sm text-slate-700 hover:bg-slate-50"
+            data-testid="tune-link"
+          >
+            Tune its scoring…
+          </Link>
         </div>
       </div>
       {version !== current.version ? (

@@ -10,8 +10,11 @@ import { bulkJobView } from "@/app/_review/bulkView";
 import { currentReviewer } from "@/app/_review/reviewer";
 import { getDb } from "@/db/client";
 import { latestBulkJob } from "@/db/queries/bulkReviews";
+import { listRescores } from "@/db/queries/rescore";
+import { pendingConfigRescores, rescoreProgress } from "@/db/queries/rescoreJobs";
 import { currentReviewsOf } from "@/db/queries/reviews";
 import { listRunErrors } from "@/db/queries/runErrors";
+import { runScoringView } from "@/db/queries/runScoringView";
 import { getRunSummary } from "@/db/queries/runs";
 import { COUNT_SAMPLE, listTraces, PAGE_SIZE } from "@/db/queries/traceList";
 import { countBefore, pageHolding } from "@/db/queries/tracePosition";
@@ -31,6 +34,7 @@ import { BulkRelabel } from "./BulkRelabel";
 import { FilterBar, type FilterSelect } from "./FilterBar";
 import { PagePosition, Pager } from "./Pager";
 import { RunKeys } from "./RunKeys";
+import { RunScoring } from "./RunScoring";
 import { traceRowView } from "./rowView";
 import { TraceTable } from "./TraceTable";
 
@@ -217,6 +221,14 @@ export default async function RunPage({ params, searchParams }: Props) {
       <Card title="Label rates">
         <FieldRatesTable fields={run.fields} hrefFor={hrefFor} max={fieldNames.length > 6 ? 3 : 6} />
       </Card>
+
+      <RunScoring
+        run={run.name}
+        scoring={runScoringView(db, run.id)}
+        rescores={listRescores(db, run.id, 5)}
+        running={rescoreProgress(db, pendingConfigRescores(db, run.id))}
+        reviewer={reviewer}
+      />
 
       <FilterBar
         action={hasRunPath(run.name) ? base : "/runs"}

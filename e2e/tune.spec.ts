@@ -1,0 +1,125 @@
+import { expect, test } from "@playwright/test";
+import { cli, openReadOnly, queryOne } from "./pages/e2eDb";
+import { RunPage } from "./pages/RunsPage";
+import { shoot } from "./pages/shots";
+import { LexiconPage } from "./pages/TunePages";
+
+const RUN = "heron-mini/nightly-2026-11-29";
+const LABELS = ["ASK", "OMIT", "COPY", "INJECT", "DRIFT", "ERROR"];
+
+/** The run's timezone labels counted trace by trace from the stored labels: a brute-force recount. */
+function recount(): Record<string, number> {
+  const db = openReadOnly();
+  try {
+    const rows = db
+      .prepare("SELECT t.labels FROM traces t JOIN runs r ON r.id = t.run_id WHERE r.name = ?")
+      .pluck()
+      .all(RUN) as string[];
+    const out: Record<string, number> = {};
+    for (const l of rows) {
+      const label = (JSON.parse(l) as Record<string, string>).timezone;
+      if (label) out[label] = (out[label] ?? 0) + 1;
+    }
+    return out;
+  } finally {
+    db.close();
+  }
+}
+
+const labelOf = (ext: string) =>
+  JSON.parse(
+    queryOne<{ labels: string }>(
+      "SELECT t.labels FROM traces t JOIN runs r ON r.id = t.run_id WHERE r.name = ? AND t.ext_id = ?",
+      RUN,
+      ext,
+    )?.labels ?? "{}",
+  ).timezone as string;
+
+test.afterAll(() => {
+  // The lexicon as the other specs expect it: the change undone, the run re-scored back.
+  const saved = queryOne<{ n: number }>("SELECT count(*) AS n FROM lexicon_versions")?.n ?? 0;
+  if (saved > 0) cli(["lexicon", "edit", "--remove", "timezone=region", "--by", "e2e", "--rescore"]);
+});
+
+test("a lexicon term drafted, its what-if checked, saved, and the run re-scored", async ({ page }) => {
+  test.setTimeout(180_000);
+  // The curated set's failing fixture: sw-0002 asks "Which region is u_9182 in?", a reviewer said ASK.
+  const failing = queryOne<{ identity: string }>(
+    `SELECT f.identity FROM fixtures f JOIN fixture_sets s ON s.id = f.set_id JOIN traces t ON t.id = f.source_trace_id
+     WHERE s.name = 'demo-regressions' AND t.ext_id = 'sw-0002' AND f.field = 'timezone'`,
+  );
+  expect(failing).toBeDefined();
+  expect(labelOf("sw-0002")).toBe("DRIFT");
+
+  const lexicon = new LexiconPage(page);
+  await lexicon.goto();
+  await expect(page.getByTestId("lexicon-version")).toContainText("version 0");
+  await lexicon.addTerm("timezone", "region");
+  await lexicon.whatIf.ready();
+  // Fixed: the curated set's failing fixture; broken: nothing, in any set.
+  await expect(lexicon.whatIf.fixtures).toHaveAttribute("data-broken", "0");
+  await expect(lexicon.whatIf.fixtures).toHaveAttribute("data-seed-broken", "0");
+  const set = lexicon.whatIf.set("demo-regressions");
+  await expect(set).toHaveAttribute("data-fixed", "1");
+  await expect(set.locator('[data-testid="what-if-flip"][data-kind="fixed"]')).toContainText(
+    failing?.identity.slice(0, 12) ?? "?",
+  );
+  await expect(page.getByTestId("seed-break")).toHaveCount(0);
+  await expect(lexicon.whatIf.move("timezone", "DRIFT", "ASK")).toBeVisible();
+  await shoot(page, "lexicon-draft", undefined, [1440]);
+  // The what-if saved nothing.
+  expect(labelOf("sw-0002")).toBe("DRIFT");
+  expect(queryOne<{ n: number }>("SELECT count(*) AS n FROM lexicon_versions")?.n).toBe(0);
+
+  await lexicon.save("mira");
+  await expect(page.getByTestId("lexicon-version")).toContainText("version 1");
+  await expect(page.locator('[data-testid="lexicon-version-row"][data-version="1"]')).toContainText("mira");
+  await expect(page.getByTestId("lexicon-diff")).toContainText("region");
+
+  // The run page says a newer configuration scores it otherwise, and re-scores it.
+  const run = new RunPage(page);
+  await run.goto(RUN);
+  const scoring = page.getByTestId("run-scoring");
+  await expect(scoring).toHaveAttribute("data-stale", "yes");
+  await expect(page.getByTestId("scored-with")).toContainText("lexicon v0");
+  await expect(page.getByTestId("newer-detail")).toContainText('lexicon v1: timezone +"region"');
+  await page.getByTestId("run-rescore-start").click();
+  await expect(page.getByTestId("run-rescore-progress")).toHaveAttribute("data-status", "done", {
+    timeout: 90_000,
+  });
+  await expect(scoring).toHaveAttribute("data-stale", "no", { timeout: 30_000 });
+  await expect(page.getByTestId("scored-with")).toContainText("lexicon v1");
+
+  // The new labels, on the page and in the store; the re-score's transitions on the run page.
+  expect(labelOf("sw-0002")).toBe("ASK");
+  const row = page.locator('[data-testid="trace-row"]').filter({ hasText: "sw-0002" });
+  await expect(row.locator('[data-label="ASK"]').first()).toBeVisible();
+  const move = page.locator(
+    '[data-testid="rescore-move"][data-field="timezone"][data-from="DRIFT"][data-to="ASK"]',
+  );
+  await expect(move.first()).toBeVisible();
+  const moved = Number(await move.first().getAttribute("data-count"));
+  expect(moved).toBeGreaterThan(0);
+
+  // The counts agree with a brute-force recount, label by label.
+  const counts = recount();
+  for (const label of LABELS) {
+    await run.goto(RUN, new URLSearchParams({ field: "timezone", label }).toString());
+    expect(await run.matchCount(), label).toBe(counts[label] ?? 0);
+  }
+  await run.goto(RUN);
+  const rates = await page.getByTestId("field-rate-row").filter({ hasText: "timezone" }).textContent();
+  expect(rates).toContain(`${counts.ASK}/${Object.values(counts).reduce((a, b) => a + b, 0)}`);
+});
+
+test("screenshots of the tuning pages at 1440 and 390 px", async ({ page }) => {
+  await shoot(page, "lexicon", "/lexicon");
+  await shoot(page, "probe-tune", "/probes/schedule_window/tune");
+  await shoot(page, "run-scoring", `/runs/${encodeURIComponent(RUN)}`);
+  for (const path of ["/lexicon", "/probes/schedule_window/tune"]) {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(path);
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width, path).toBeLessThanOrEqual(390);
+  }
+});
