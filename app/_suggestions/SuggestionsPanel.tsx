@@ -198,7 +198,16 @@ export function SuggestionsPanel({
           className="rounded bg-indigo-50 p-2 text-sm text-indigo-900"
           data-testid="suggest-notice"
         >
-          {notice}
+          {notice}{" "}
+          {taken.size > 0 ? (
+            <button
+              type="button"
+              onClick={() => window.scrollTo({ top: 0, behavior: "smooth" })}
+              className="font-medium text-indigo-800 underline"
+            >
+              Go to the draft ↑
+            </button>
+          ) : null}
         </p>
       ) : null}
       {result ? (
