@@ -63,6 +63,7 @@ if (have < F) {
     if (!l) continue;
     const expected: Label = l === "DRIFT" && ++drifts % 20 === 0 ? "ASK" : l;
     items.push({ traceId: r.id, field: "timezone", expected });
+    if (items.length === F - have) break;
   }
   for (let i = 0; i < items.length; i += 1000) addTraceFields(db, SET, "bench", items.slice(i, i + 1000));
   const now = db.sqlite

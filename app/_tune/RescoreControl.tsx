@@ -22,6 +22,7 @@ export function RescoreControl({
   label,
   reviewer: server,
   running,
+  canStart = true,
   testId = "rescore",
 }: {
   scope: RescoreScope;
@@ -29,6 +30,8 @@ export function RescoreControl({
   reviewer: ReviewerState;
   /** Re-scores already running for this scope (after a reload). */
   running: RescoreProgressView[];
+  /** Whether there is anything to re-score (the button shows only then; progress always). */
+  canStart?: boolean;
   testId?: string;
 }) {
   const router = useRouter();
@@ -68,15 +71,17 @@ export function RescoreControl({
   return (
     <div className="space-y-2" data-testid={testId}>
       {reviewer.dialog}
-      <button
-        type="button"
-        onClick={start}
-        disabled={busy || pending}
-        className="rounded bg-slate-900 px-3 py-1.5 text-sm text-white hover:bg-slate-800 disabled:opacity-50"
-        data-testid={`${testId}-start`}
-      >
-        {pending ? "Re-scoring…" : busy ? "Starting…" : label}
-      </button>
+      {canStart || pending ? (
+        <button
+          type="button"
+          onClick={start}
+          disabled={busy || pending}
+          className="rounded bg-slate-900 px-3 py-1.5 text-sm text-white hover:bg-slate-800 disabled:opacity-50"
+          data-testid={`${testId}-start`}
+        >
+          {pending ? "Re-scoring…" : busy ? "Starting…" : label}
+        </button>
+      ) : null}
       {error ? (
         <p role="alert" className="rounded bg-red-50 p-2 text-sm text-red-800">
           {error}

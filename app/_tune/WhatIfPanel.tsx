@@ -44,7 +44,7 @@ export function WhatIfPanel({
       ) : null}
       {!report ? (
         <p className="text-sm text-slate-500 italic">
-          Change the draft on the left: what it would fix and break shows here before anything is saved.
+          Change the draft: what it would fix and break shows here before anything is saved.
         </p>
       ) : report.change === "no change" ? (
         <p className="text-sm text-slate-600" data-testid="what-if-none">

@@ -54,6 +54,12 @@ export function LexiconEditor({
   const [newField, setNewField] = useState("");
   const [fieldError, setFieldError] = useState("");
   const [savedAs, setSavedAs] = useState<number | null>(null);
+  // A new saved version (this page's save, refreshed): the draft starts from it; the notice stays.
+  const [from, setFrom] = useState(version);
+  if (from !== version) {
+    setFrom(version);
+    setDraft(structuredClone(saved));
+  }
   const clean = useMemo(() => normalized(draft), [draft]);
   const changes = useMemo(() => diffEntries(saved, clean ?? saved), [saved, clean]);
   const dirty = clean !== null && changes.length > 0;

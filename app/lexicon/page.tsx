@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { connection } from "next/server";
+import { Ident } from "@/app/_components/Breakable";
 import { Card } from "@/app/_components/Card";
 import { ScrollBox } from "@/app/_components/ScrollBox";
 import { currentReviewer } from "@/app/_review/reviewer";
@@ -62,7 +63,6 @@ export default async function LexiconPage({ searchParams }: Props) {
       </div>
 
       <LexiconEditor
-        key={lexicon.version}
         version={lexicon.version}
         saved={lexicon.entries as Record<string, LexiconEntry>}
         fieldNames={probedFieldNames(db)}
@@ -81,20 +81,19 @@ export default async function LexiconPage({ searchParams }: Props) {
                 href={`/runs/${encodeURIComponent(r.name)}`}
                 className="font-mono text-indigo-700 hover:underline"
               >
-                {r.name}
+                <Ident text={r.name} />
               </Link>
             </span>
           ))}
           {stale.length > 8 ? ` and ${stale.length - 8} more` : ""}
         </p>
-        {stale.length > 0 || running.length > 0 ? (
-          <RescoreControl
-            scope={{ kind: "stale" }}
-            label={`Re-score ${stale.length.toLocaleString("en-US")} run${stale.length === 1 ? "" : "s"}`}
-            reviewer={reviewer}
-            running={running}
-          />
-        ) : null}
+        <RescoreControl
+          scope={{ kind: "stale" }}
+          label={`Re-score ${stale.length.toLocaleString("en-US")} run${stale.length === 1 ? "" : "s"}`}
+          reviewer={reviewer}
+          running={running}
+          canStart={stale.length > 0}
+        />
         <p className="mt-2 text-xs text-slate-500">
           Only the traces whose result changes are rewritten, with their filter tags and the run's counts, in
           short batches in the background; a stopped re-score resumes. Each run's page lists its re-scores.
@@ -205,7 +204,7 @@ function Diff({ from, to, changes }: { from: number; to: number; changes: EntryC
     return <p className="mt-2 text-sm text-amber-800">There is no such version to compare.</p>;
   return (
     <div className="mt-2" data-testid="lexicon-diff" data-from={from} data-to={to}>
-      <h3 className="text-xs font-medium text-slate-500 uppercase">
+      <h3 className="text-xs font-medium text-slate-500">
         v{from} → v{to}
       </h3>
       {changes.length === 0 ? (

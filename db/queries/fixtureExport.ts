@@ -114,6 +114,7 @@ export function* exportPytest(
     scorerVersion: ctx.scorerVersion(),
     module: opts.module,
     reference: opts.reference,
+    lexicon: ctx.lexicon,
     worlds,
     fixtures: (function* () {
       for (const r of rows<{

@@ -10,6 +10,7 @@ import { ScrollBox } from "@/app/_components/ScrollBox";
 import { ToolSchema } from "@/app/_components/ToolSchema";
 import { WorldPanels } from "@/app/_components/WorldPanels";
 import { getDb } from "@/db/client";
+import { currentLexicon } from "@/db/queries/lexicon";
 import { getProbe, getProbeVersion, listProbeVersions } from "@/db/queries/probes";
 import { probeRuns } from "@/db/queries/probeUsage";
 import { compileProbe } from "@/lib/probe/compile";
@@ -89,7 +90,7 @@ export default async function ProbePage({ params, searchParams }: Props) {
   }
   const probe = version === current.version ? current.probe : getProbeVersion(db, id, version);
   if (!probe) notFound();
-  const c = compileProbe(probe);
+  const c = compileProbe(probe, currentLexicon(db));
   const versions = listProbeVersions(db, id);
   // The newest 50 versions' definitions, each read once: a row compares its own with the one before.
   const defs = versions
@@ -211,6 +212,18 @@ export default async function ProbePage({ params, searchParams }: Props) {
                           {breakable(short(c.askTerms[f].map((t) => `“${t}”`).join(", "), 2000))}
                           {!declared ? (
                             <span className="ml-1 text-xs text-slate-500">(default: the field's name)</span>
+                          ) : null}
+                          {c.ask[f].lexiconTerms.length > 0 || c.ask[f].rule !== "anywhere" ? (
+                            <div className="mt-0.5 text-xs text-slate-600" data-testid="lexicon-terms">
+                              <Link href="/lexicon" className="text-indigo-700 hover:underline">
+                                lexicon
+                              </Link>
+                              :{" "}
+                              {breakable(
+                                short(c.ask[f].lexiconTerms.map((t) => `“${t}”`).join(", "), 1000),
+                              ) || "no terms"}
+                              {c.ask[f].rule === "question" ? " · terms count only inside a question" : ""}
+                            </div>
                           ) : null}
                         </td>
                       </tr>

@@ -78,15 +78,14 @@ export function RunScoring({
               <span className="font-mono">{p.probe}</span>: {p.newer}
             </p>
           ))}
-        {scoring.stale || running.length > 0 ? (
-          <RescoreControl
-            scope={{ kind: "run", run }}
-            label="Re-score with the current configuration"
-            reviewer={reviewer}
-            running={running}
-            testId="run-rescore"
-          />
-        ) : null}
+        <RescoreControl
+          scope={{ kind: "run", run }}
+          label="Re-score with the current configuration"
+          reviewer={reviewer}
+          running={running}
+          testId="run-rescore"
+          canStart={scoring.stale}
+        />
         {rescores.length > 0 ? (
           <details open={rescores[0].changed > 0 || undefined} data-testid="rescores-box">
             <summary className="cursor-pointer text-xs font-medium text-slate-500 uppercase">

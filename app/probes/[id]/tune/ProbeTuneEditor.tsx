@@ -51,6 +51,14 @@ export function ProbeTuneEditor({
   const [bait, setBait] = useState<string[]>(() => [...saved.bait]);
   const [clarify, setClarify] = useState<string>(saved.clarify_tool ?? "");
   const [savedAs, setSavedAs] = useState<number | null>(null);
+  // A new saved version (this page's save, refreshed): the draft starts from it; the notice stays.
+  const [from, setFrom] = useState(version);
+  if (from !== version) {
+    setFrom(version);
+    setTerms(Object.fromEntries(fields.map((f) => [f.field, [...f.declared]])));
+    setBait([...saved.bait]);
+    setClarify(saved.clarify_tool ?? "");
+  }
   const configuration = useMemo((): ProbeConfiguration => {
     const ask_terms: Record<string, string[]> = { ...saved.ask_terms };
     for (const f of fields) {

@@ -145,7 +145,6 @@ export default async function ProbeTunePage({ params, searchParams }: Props) {
       </div>
 
       <ProbeTuneEditor
-        key={current.version}
         probe={id}
         version={current.version}
         saved={configurationOf(probe)}
@@ -166,20 +165,19 @@ export default async function ProbeTunePage({ params, searchParams }: Props) {
                 href={`/runs/${encodeURIComponent(r.name)}`}
                 className="font-mono text-indigo-700 hover:underline"
               >
-                {r.name}
+                <Ident text={r.name} />
               </Link>
             </span>
           ))}
           {stale.length > 8 ? ` and ${stale.length - 8} more` : ""}
         </p>
-        {stale.length > 0 || running.length > 0 ? (
-          <RescoreControl
-            scope={{ kind: "stale", probe: id }}
-            label={`Re-score ${stale.length.toLocaleString("en-US")} run${stale.length === 1 ? "" : "s"}`}
-            reviewer={reviewer}
-            running={running}
-          />
-        ) : null}
+        <RescoreControl
+          scope={{ kind: "stale", probe: id }}
+          label={`Re-score ${stale.length.toLocaleString("en-US")} run${stale.length === 1 ? "" : "s"}`}
+          reviewer={reviewer}
+          running={running}
+          canStart={stale.length > 0}
+        />
       </Card>
 
       <TuneSuggestionsSlot scope={{ kind: "probe", probe: id }} />
@@ -193,7 +191,7 @@ export default async function ProbeTunePage({ params, searchParams }: Props) {
                 <th className="py-1 pr-3 font-medium">Saved by</th>
                 <th className="py-1 pr-3 font-medium">How</th>
                 <th className="py-1 pr-3 font-medium">When</th>
-                <th className="py-1 font-medium">Changed (from the version before)</th>
+                <th className="py-1 font-medium">Changed</th>
               </tr>
             </thead>
             <tbody>
