@@ -38,7 +38,7 @@ const labelOf = (traceId: number) =>
 test("relabel three questions that do not name the field, take the top suggestion, see them fixed, save, re-score", async ({
   page,
 }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(360_000);
   const ids = traceIdsByExtId(RUN);
   const questions = QUESTIONS.map((q) => ids.get(q) as number);
   for (const id of questions) expect(labelOf(id)).toBe("DRIFT");
@@ -108,8 +108,9 @@ test("relabel three questions that do not name the field, take the top suggestio
   await expect(page.getByTestId("lexicon-page")).toHaveAttribute("data-version", String(before + 1));
   const rescore = page.getByTestId("rescore");
   await rescore.getByTestId("rescore-start").click();
+  // Every run an older configuration scored is re-scored (the demo's and the other specs'): slow on a loaded machine.
   await expect(rescore.getByTestId("rescore-progress")).toHaveAttribute("data-status", "done", {
-    timeout: 60_000,
+    timeout: 180_000,
   });
   for (const id of questions) await expect.poll(() => labelOf(id)).toBe("ASK");
   expect(labelOf(ids.get("booked") as number)).toBe("DRIFT");
