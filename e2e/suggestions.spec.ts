@@ -10,12 +10,18 @@ import { SuggestionsPanel } from "./pages/SuggestionsPanel";
 // into the lexicon's draft, its what-if, the save, and the re-score.
 
 const RUN = "e2e-learn";
+const TOWN = "e2e-learn-town";
 const QUESTIONS = ["where-1", "where-2", "where-3"];
 
 test.beforeAll(() => {
   cli(["probes", "add", resolve("e2e", "fixtures", "learn-probe.json")]);
   const s = ingest(resolve("e2e", "fixtures", "learn.jsonl"), RUN);
   expect(s.rejected, JSON.stringify(s.errors)).toBe(0);
+  const t = ingest(resolve("e2e", "fixtures", "learn-town.jsonl"), TOWN);
+  expect(t.rejected, JSON.stringify(t.errors)).toBe(0);
+  // A fixture that asks by the field's spaced name: what keeps "pickup city" alive in the mutation check.
+  const asked = traceIdsByExtId(RUN).get("asked") as number;
+  cli(["label", String(asked), "pickup_city=ASK", "--reviewer", "lena", "--set", "e2e-learn"]);
 });
 
 async function shoot(page: Page, name: string) {
@@ -131,4 +137,50 @@ test("relabel three questions that do not name the field, take the top suggestio
   await panel.find();
   await expect(panel.counted).toContainText("0 questions scored DRIFT");
   await expect(page.getByTestId("suggest-none")).toBeVisible();
+});
+
+test("a probe's tune page: suggestions for its own terms taken into its draft, the name kept; dead terms marked", async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await page.goto("/probes/e2e_pickup/tune");
+  const panel = new SuggestionsPanel(page);
+  await expect(panel.root.getByText("for e2e_pickup's own terms")).toBeVisible();
+  // The probe lists no terms of its own yet: nothing for the mutation check.
+  await expect(page.getByTestId("mutation-empty")).toBeVisible();
+  await panel.chooseRun(TOWN);
+  await panel.find();
+  const top = panel.suggestion(1);
+  await expect(top.getByTestId("suggestion-term")).toHaveText("“town”");
+  await expect(top).toHaveAttribute("data-fixes", "2");
+  await expect(top).toHaveAttribute("data-breaks", "0");
+  await top.getByTestId("take-suggestion").click();
+  // Its first own term keeps the name fallback it replaces.
+  const field = page.locator('[data-testid="tune-field"][data-field="pickup_city"]');
+  await expect(field.getByTestId("term")).toHaveCount(3);
+  for (const [i, t] of ["pickup_city", "pickup city", "town"].entries())
+    await expect(field.getByTestId("term").nth(i)).toHaveAttribute("data-term", t);
+  const whatIf = page.getByTestId("what-if");
+  await expect(whatIf).toHaveAttribute("data-state", "ready");
+  await expect(
+    whatIf.locator(
+      '[data-testid="what-if-move"][data-field="pickup_city"][data-from="DRIFT"][data-to="ASK"]',
+    ),
+  ).toHaveAttribute("data-count", "2");
+  await expect(whatIf.getByTestId("what-if-fixtures")).toHaveAttribute("data-broken", "0");
+  await shoot(page, "probe-tune-suggestions");
+  await page.getByTestId("save-draft").click();
+  // A new browser: the name is asked once.
+  const dialog = page.locator('[data-testid="reviewer-dialog"][open]');
+  await expect(dialog).toBeVisible();
+  await dialog.getByTestId("reviewer-name-input").fill("lena");
+  await dialog.getByTestId("reviewer-save").click();
+  await expect(page.getByTestId("saved")).toBeVisible();
+  // Saved: the mutation check reads the new terms; the fixture that asks "pickup city" needs that one.
+  const mutant = (m: string) => page.locator(`[data-testid="mutant"][data-mutant='${m}']`);
+  await expect(mutant('pickup_city="pickup city"')).toHaveAttribute("data-dead", "false");
+  await expect(mutant('pickup_city="pickup city"')).toContainText("1 fixture fails without it");
+  await expect(mutant('pickup_city="town"')).toHaveAttribute("data-dead", "true");
+  await expect(mutant('pickup_city="pickup_city"')).toHaveAttribute("data-dead", "true");
+  await shoot(page, "probe-tune-mutation");
 });

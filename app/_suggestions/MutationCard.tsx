@@ -53,7 +53,7 @@ export function MutationCard({ report }: { report: MutationReport }) {
                 </span>
               ) : (
                 <span className="text-xs text-slate-600">
-                  {n(r.needed.length)} fixture{r.needed.length === 1 ? "" : "s"} fail without it:{" "}
+                  {n(r.needed.length)} fixture{r.needed.length === 1 ? " fails" : "s fail"} without it:{" "}
                   {r.needed.slice(0, LISTED).map((f, i) => (
                     <span key={`${f.set}/${f.identity}`}>
                       {i > 0 ? ", " : ""}

@@ -73,7 +73,7 @@ export function SuggestionsPanel({
     }
     setTaken(new Set([...taken, ...picked.map((s) => s.rank)]));
     setNotice(
-      `In the draft: ${picked.map((s) => describeChange(s.change)).join("; ")}. Its what-if is beside it.`,
+      `In the draft: ${picked.map((s) => describeChange(s.change)).join("; ")}. Its what-if is beside the draft.`,
     );
   };
 

@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useMemo, useState } from "react";
 import type { ReviewerState } from "@/app/_review/useReviewer";
+import { useDraftInbox } from "@/app/_suggestions/draftInbox";
 import { SaveDraft } from "@/app/_tune/SaveDraft";
 import { TermChips } from "@/app/_tune/TermChips";
 import { useWhatIf } from "@/app/_tune/useWhatIf";
@@ -13,6 +14,7 @@ import {
   normalizeConfiguration,
   type ProbeConfiguration,
 } from "@/lib/fixtures/configuration";
+import { takeIntoTerms } from "@/lib/tuning/draftChange";
 
 export interface TuneField {
   field: string;
@@ -72,6 +74,15 @@ export function ProbeTuneEditor({
   const dirty = changeText !== "no change";
   const draft = { kind: "probe" as const, probe, configuration };
   const whatIf = useWhatIf(draft, dirty);
+  // A suggestion taken with one click (app/_suggestions) lands in this draft (the name fallback kept).
+  useDraftInbox({ kind: "probe", probe }, (taken) =>
+    setTerms((t) => {
+      const next = { ...t };
+      for (const c of taken)
+        if (Object.hasOwn(next, c.field)) next[c.field] = takeIntoTerms(next[c.field], c.field, c);
+      return next;
+    }),
+  );
 
   const setFieldTerms = (f: TuneField, next: string[]) =>
     setTerms((t) => {
