@@ -2,6 +2,7 @@ import Link from "next/link";
 import { getDb } from "@/db/client";
 import { probeOrigins } from "@/db/queries/probeUsage";
 import { listRunSummaries, runFacets } from "@/db/queries/runs";
+import { firstParam } from "@/lib/http/searchParam";
 import { ANY_FIELD } from "@/lib/ingest/tags";
 import { groupProbes } from "@/lib/probeGroups";
 import { AgreementLines } from "./_overview/AgreementLines";
@@ -17,7 +18,7 @@ export const metadata = { title: "Runs" };
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) || undefined;
+const one = (v: string | string[] | undefined) => firstParam(v) || undefined;
 
 export default async function RunsOverview({ searchParams }: Props) {
   const sp = await searchParams;

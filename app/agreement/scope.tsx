@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ScopeSelect } from "@/app/_components/ScopeSelect";
 import type { ProbeGroup } from "@/lib/probeGroups";
 import { cellTargets, type LabelledCount, runPageHref } from "@/lib/review/agreementView";
 
@@ -52,16 +53,14 @@ export function AgreementScopeForm({
       className="flex flex-wrap items-end gap-2 text-xs text-slate-600"
       data-testid="agreement-scope"
     >
-      <label className="flex flex-col">
-        Model
-        <select name="model" defaultValue={scope.model ?? ""} className={select}>
-          <option value="">all models</option>
-          {/* A model named in the URL that has no run still shows as the scope. */}
-          {(scope.model && !models.includes(scope.model) ? [...models, scope.model] : models).map((m) => (
-            <option key={m}>{m}</option>
-          ))}
-        </select>
-      </label>
+      <ScopeSelect
+        label="Model"
+        name="model"
+        value={scope.model}
+        any="all models"
+        options={models}
+        selectClassName={select}
+      />
       <label className="flex flex-col">
         Probes
         <select name="group" defaultValue={scope.group ?? ""} className={select}>

@@ -6,6 +6,7 @@ import { ScrollBox } from "@/app/_components/ScrollBox";
 import { getDb } from "@/db/client";
 import { labelTransitions, type PairCell } from "@/db/queries/compare";
 import { getRunSummary, listRunSummaries } from "@/db/queries/runs";
+import { firstParam } from "@/lib/http/searchParam";
 import { LABELS } from "@/lib/probe/schema";
 import { runHref } from "@/lib/runPath";
 import { ChangedTraces } from "./ChangedTraces";
@@ -16,7 +17,7 @@ import { MatrixLegend, TransitionMatrix } from "./TransitionMatrix";
 export const metadata = { title: "Compare runs" };
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
-const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) || undefined;
+const one = (v: string | string[] | undefined) => firstParam(v) || undefined;
 const cursor = (v: string | undefined) => (v && /^[1-9][0-9]{0,15}$/.test(v) ? Number(v) : undefined);
 
 export default async function ComparePage({ searchParams }: Props) {

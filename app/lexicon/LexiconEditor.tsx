@@ -3,6 +3,7 @@
 import { useMemo, useState } from "react";
 import type { ReviewerState } from "@/app/_review/useReviewer";
 import { useDraftInbox } from "@/app/_suggestions/draftInbox";
+import { DraftChanges } from "@/app/_tune/DraftChanges";
 import { SaveDraft } from "@/app/_tune/SaveDraft";
 import { TermChips } from "@/app/_tune/TermChips";
 import { useWhatIf } from "@/app/_tune/useWhatIf";
@@ -204,22 +205,11 @@ export function LexiconEditor({
           </p>
         ) : null}
         <div className="flex flex-wrap items-start justify-between gap-3 border-t border-slate-100 pt-3">
-          <div className="min-w-0 text-xs text-slate-600">
-            <span className="font-medium">Changes: </span>
-            <span className="font-mono [overflow-wrap:anywhere]" data-testid="draft-changes">
-              {describeEntryChanges(changes)}
-            </span>
-            {dirty ? (
-              <button
-                type="button"
-                onClick={() => setDraft(structuredClone(saved))}
-                className="ml-2 text-slate-700 underline"
-                data-testid="reset-draft"
-              >
-                undo all
-              </button>
-            ) : null}
-          </div>
+          <DraftChanges
+            text={describeEntryChanges(changes)}
+            dirty={dirty}
+            onReset={() => setDraft(structuredClone(saved))}
+          />
           <SaveDraft
             draft={draftInput}
             base={version}

@@ -1,25 +1,24 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { connection } from "next/server";
-import { Ident } from "@/app/_components/Breakable";
 import { Card } from "@/app/_components/Card";
 import { ScrollBox } from "@/app/_components/ScrollBox";
 import { currentReviewer } from "@/app/_review/reviewer";
-import { RescoreControl } from "@/app/_tune/RescoreControl";
+import { StaleRunsCard } from "@/app/_tune/StaleRunsCard";
 import { TuneSuggestionsSlot } from "@/app/_tune/TuneSuggestionsSlot";
+import { VersionDiffForm } from "@/app/_tune/VersionDiffForm";
 import { getDb } from "@/db/client";
 import { currentLexicon, lexiconAt, listLexiconVersions } from "@/db/queries/lexicon";
 import { pendingConfigRescores, rescoreProgress } from "@/db/queries/rescoreJobs";
 import { staleRuns } from "@/db/queries/runScoringView";
 import { probedFieldNames } from "@/db/queries/tuneRuns";
+import { firstParam as one } from "@/lib/http/searchParam";
 import { diffEntries, type EntryChange, type LexiconEntry } from "@/lib/lexicon/lexicon";
 import { LexiconEditor } from "./LexiconEditor";
 
 export const metadata: Metadata = { title: "Lexicon" };
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
-
-const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 const versionParam = (v: string | undefined) =>
   v && /^(0|[1-9][0-9]{0,8})$/.test(v) ? Number(v) : undefined;
 
@@ -69,36 +68,18 @@ export default async function LexiconPage({ searchParams }: Props) {
         reviewer={reviewer}
       />
 
-      <Card title="Re-score">
-        <p className="mb-2 text-sm text-slate-700" data-testid="stale-runs" data-count={stale.length}>
-          {stale.length === 0
-            ? "Every run is scored with the current configuration."
-            : `${stale.length.toLocaleString("en-US")} run${stale.length === 1 ? " is" : "s are"} scored by an older configuration that the current one changes: `}
-          {stale.slice(0, 8).map((r, i) => (
-            <span key={r.id}>
-              {i > 0 ? ", " : ""}
-              <Link
-                href={`/runs/${encodeURIComponent(r.name)}`}
-                className="font-mono text-indigo-700 hover:underline"
-              >
-                <Ident text={r.name} />
-              </Link>
-            </span>
-          ))}
-          {stale.length > 8 ? ` and ${stale.length - 8} more` : ""}
-        </p>
-        <RescoreControl
-          scope={{ kind: "stale" }}
-          label={`Re-score ${stale.length.toLocaleString("en-US")} run${stale.length === 1 ? "" : "s"}`}
-          reviewer={reviewer}
-          running={running}
-          canStart={stale.length > 0}
-        />
+      <StaleRunsCard
+        stale={stale}
+        scope={{ kind: "stale" }}
+        reviewer={reviewer}
+        running={running}
+        upToDate="Every run is scored with the current configuration."
+      >
         <p className="mt-2 text-xs text-slate-500">
           Only the traces whose result changes are rewritten, with their filter tags and the run's counts, in
           short batches in the background; a stopped re-score resumes. Each run's page lists its re-scores.
         </p>
-      </Card>
+      </StaleRunsCard>
 
       <TuneSuggestionsSlot scope={{ kind: "lexicon" }} />
 
@@ -156,41 +137,7 @@ export default async function LexiconPage({ searchParams }: Props) {
         )}
         {versions.length === 0 ? null : (
           <>
-            <form
-              method="get"
-              action="/lexicon"
-              className="mt-3 flex flex-wrap items-end gap-2 text-sm"
-              id="diff"
-            >
-              <label className="flex flex-col text-xs text-slate-600">
-                Compare version
-                <input
-                  name="from"
-                  type="number"
-                  min={0}
-                  max={lexicon.version}
-                  defaultValue={from}
-                  className="mt-1 w-20 rounded border border-slate-300 px-2 py-1 text-sm"
-                />
-              </label>
-              <label className="flex flex-col text-xs text-slate-600">
-                with version
-                <input
-                  name="to"
-                  type="number"
-                  min={0}
-                  max={lexicon.version}
-                  defaultValue={to}
-                  className="mt-1 w-20 rounded border border-slate-300 px-2 py-1 text-sm"
-                />
-              </label>
-              <button
-                type="submit"
-                className="rounded border border-slate-300 bg-white px-2 py-1 hover:bg-slate-50"
-              >
-                Diff
-              </button>
-            </form>
+            <VersionDiffForm action="/lexicon" min={0} max={lexicon.version} from={from} to={to} />
             <Diff from={from} to={to} changes={diff} />
           </>
         )}

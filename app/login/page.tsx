@@ -3,13 +3,13 @@ import { currentSession } from "@/app/_session/currentSession";
 import { SESSION_DAYS } from "@/db/queries/sessions";
 import { accessToken } from "@/lib/http/accessToken";
 import { safeNextPath } from "@/lib/http/safeNext";
+import { firstParam as one } from "@/lib/http/searchParam";
 import { logoutAction } from "./actions";
 import { LoginForm } from "./LoginForm";
 
 export const metadata = { title: "Sign in" };
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
-const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 const NOTICES: Record<string, React.ReactNode> = {
   "url-token": (

@@ -5,6 +5,7 @@ import { Ident } from "@/app/_components/Breakable";
 import { getDb } from "@/db/client";
 import { listProbes } from "@/db/queries/probes";
 import { probeOrigins, runsPerProbe, tracesPerProbe } from "@/db/queries/probeUsage";
+import { firstParam } from "@/lib/http/searchParam";
 import { groupProbes, type ProbeGroup } from "@/lib/probeGroups";
 import { ProbeTable } from "./ProbeTable";
 
@@ -17,7 +18,7 @@ const PROBE_PAGE = 50;
 /** A group this small starts open; bigger ones start collapsed (open one to page through it). */
 const OPEN_UP_TO = 20;
 
-const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) || undefined;
+const one = (v: string | string[] | undefined) => firstParam(v) || undefined;
 
 const NOTES: Record<ProbeGroup["kind"], string> = {
   builtin: "shipped in fixtures/probes/",

@@ -1,3 +1,4 @@
+import { ScopeSelect } from "@/app/_components/ScopeSelect";
 import type { QueueProgress } from "@/db/queries/queue";
 import type { ProbeGroup } from "@/lib/probeGroups";
 import { QUEUE_RULE_TEXT, QUEUE_RULES } from "@/lib/review/queueRules";
@@ -10,11 +11,6 @@ export interface ScopeValues {
 
 const select =
   "mt-1 w-full max-w-[18rem] rounded border border-slate-300 bg-white px-2 py-1 text-sm text-slate-900 sm:w-auto";
-
-/** The options, and a value the URL names that is not among them (an unknown run still shows as the scope). */
-function withValue(options: string[], value: string | undefined): string[] {
-  return value && !options.includes(value) ? [...options, value] : options;
-}
 
 /** The queue's scope: a run, a probe (grouped as the overview groups them), a model. */
 export function ScopeForm({
@@ -35,15 +31,15 @@ export function ScopeForm({
       className="flex flex-wrap items-end gap-2 text-xs text-slate-600"
       data-testid="queue-scope"
     >
-      <label className="flex min-w-0 flex-col">
-        Run
-        <select name="run" defaultValue={scope.run ?? ""} className={select}>
-          <option value="">all runs</option>
-          {withValue(runs, scope.run).map((r) => (
-            <option key={r}>{r}</option>
-          ))}
-        </select>
-      </label>
+      <ScopeSelect
+        label="Run"
+        name="run"
+        value={scope.run}
+        any="all runs"
+        options={runs}
+        className="flex min-w-0 flex-col"
+        selectClassName={select}
+      />
       <label className="flex min-w-0 flex-col">
         Probe
         <select name="probe" defaultValue={scope.probe ?? ""} className={select}>
@@ -57,15 +53,15 @@ export function ScopeForm({
           ))}
         </select>
       </label>
-      <label className="flex min-w-0 flex-col">
-        Model
-        <select name="model" defaultValue={scope.model ?? ""} className={select}>
-          <option value="">all models</option>
-          {withValue(models, scope.model).map((m) => (
-            <option key={m}>{m}</option>
-          ))}
-        </select>
-      </label>
+      <ScopeSelect
+        label="Model"
+        name="model"
+        value={scope.model}
+        any="all models"
+        options={models}
+        className="flex min-w-0 flex-col"
+        selectClassName={select}
+      />
       <button type="submit" className="rounded bg-slate-900 px-3 py-1.5 text-sm text-white">
         Show
       </button>

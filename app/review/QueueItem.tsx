@@ -5,6 +5,7 @@ import { FieldLabels, ResponseText, ToolCall } from "@/app/traces/[id]/sections"
 import type { TraceDetail } from "@/db/queries/traceDetail";
 import { askTermHits, markArguments } from "@/lib/probe/argumentMarks";
 import { QUEUE_RULE_TEXT, type QueueRule } from "@/lib/review/queueRules";
+import { runHref } from "@/lib/runPath";
 
 /** Why the item is in the queue: the rule that put it there, and every other rule that holds. */
 export function WhyQueued({
@@ -49,10 +50,7 @@ export function WhyQueued({
         ) : null}
         <p className="mt-2 text-xs text-slate-500">
           Run{" "}
-          <Link
-            href={`/runs/${encodeURIComponent(t.run.name)}`}
-            className="font-mono text-indigo-700 hover:underline"
-          >
+          <Link href={runHref(t.run.name)} className="font-mono text-indigo-700 hover:underline">
             {t.run.name}
           </Link>{" "}
           · probe <span className="font-mono">{t.probeId}</span> v{t.probeVersion}

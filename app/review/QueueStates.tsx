@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { QueueProgress, ScopeChoice } from "@/db/queries/queue";
+import { runHref } from "@/lib/runPath";
 
 const link = "text-indigo-700 underline";
 
@@ -35,7 +36,7 @@ function Elsewhere({ others, run, scoped }: { others: ScopeChoice[]; run?: strin
           </Link>
         ) : null}
         {run ? (
-          <Link href={`/runs/${encodeURIComponent(run)}?human=differs`} className={link}>
+          <Link href={runHref(run, "human=differs")} className={link}>
             Fields of {run} where humans differ from ours
           </Link>
         ) : null}

@@ -1,13 +1,11 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDb } from "../../lib/ingest/testIngest";
-import { LABELS, type Label } from "../../lib/probe/schema";
 import { groupProbes } from "../../lib/probeGroups";
 import { agreementByGroup } from "../../lib/review/agreementView";
 import { humanLabel } from "../../lib/review/humanLabel";
 import { type AgreementCount, agreementCounts, probesWithRuns } from "./agreement";
-import { loadQueueRuns } from "./queueTestKit";
-import { currentReviews, submitReviews } from "./reviews";
+import { applyReviewSteps, loadQueueRuns, reviewSteps } from "./queueTestKit";
 
 const { db, cleanup } = tempDb("agreement");
 afterAll(cleanup);
@@ -64,32 +62,9 @@ describe("agreement counts", () => {
   });
 
   it("stay equal to a recount after any sequence of reviews, clears and undos", () => {
-    const traces = [...ids.values()];
-    const step = fc.record({
-      trace: fc.constantFrom(...traces),
-      field: fc.constantFrom("timezone", "severity"),
-      op: fc.constantFrom("label", "label", "clear", "undo"),
-      label: fc.constantFrom(...LABELS),
-    });
     fc.assert(
-      fc.property(fc.array(step, { minLength: 1, maxLength: 15 }), (steps) => {
-        for (const st of steps) {
-          const cur = currentReviews(db, st.trace).get(st.field);
-          if (st.op === "undo" && !cur) continue;
-          const r = submitReviews(db, {
-            traceId: st.trace,
-            reviewer: "prop",
-            items: [
-              {
-                field: st.field,
-                label: st.op === "label" ? (st.label as Label) : null,
-                base: cur?.id ?? null,
-                undo: st.op === "undo",
-              },
-            ],
-          });
-          expect(r.ok).toBe(true);
-        }
+      fc.property(reviewSteps([...ids.values()], 15), (steps) => {
+        applyReviewSteps(db, steps);
         expect(keptCounts()).toEqual(slowCounts());
       }),
       { numRuns: 30 },

@@ -1,7 +1,6 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDb } from "../../lib/ingest/testIngest";
-import { LABELS, type Label } from "../../lib/probe/schema";
 import {
   nextQueueItem,
   parsePosition,
@@ -13,7 +12,7 @@ import {
   resolveScope,
   runsWithWaiting,
 } from "./queue";
-import { loadQueueRuns, slowQueue } from "./queueTestKit";
+import { applyReviewSteps, loadQueueRuns, reviewSteps, slowQueue } from "./queueTestKit";
 import { currentReviews, submitReviews } from "./reviews";
 import { reviewInconsistencies } from "./reviewTestKit";
 
@@ -166,32 +165,9 @@ describe("the review queue", () => {
   });
 
   it("keeps tags, counts, order and progress equal to a recount after any sequence of reviews", () => {
-    const traces = [...ids.values()];
-    const step = fc.record({
-      trace: fc.constantFrom(...traces),
-      field: fc.constantFrom("timezone", "severity"),
-      op: fc.constantFrom("label", "label", "clear", "undo"),
-      label: fc.constantFrom(...LABELS),
-    });
     fc.assert(
-      fc.property(fc.array(step, { minLength: 1, maxLength: 12 }), (steps) => {
-        for (const st of steps) {
-          const cur = currentReviews(db, st.trace).get(st.field);
-          if (st.op === "undo" && !cur) continue;
-          const r = submitReviews(db, {
-            traceId: st.trace,
-            reviewer: "prop",
-            items: [
-              {
-                field: st.field,
-                label: st.op === "label" ? (st.label as Label) : null,
-                base: cur?.id ?? null,
-                undo: st.op === "undo",
-              },
-            ],
-          });
-          expect(r.ok).toBe(true);
-        }
+      fc.property(reviewSteps([...ids.values()], 12), (steps) => {
+        applyReviewSteps(db, steps);
         expect(reviewInconsistencies(db)).toEqual([]);
         expectQueueMatchesSlow();
       }),

@@ -3,7 +3,10 @@
  * raise, and the queue worked out the slow way (every trace read, every review replayed) to
  * check the kept tags and counts against.
  */
+import fc from "fast-check";
+import { expect } from "vitest";
 import { ingestText, traceLine } from "../../lib/ingest/testIngest";
+import { LABELS, type Label } from "../../lib/probe/schema";
 import type { TraceScore } from "../../lib/probe/score";
 import { variant } from "../../lib/probe/testProbes";
 import {
@@ -18,6 +21,7 @@ import {
 import type { Db } from "../client";
 import { saveProbe } from "./probes";
 import type { QueueItem, QueueProgress, ResolvedScope } from "./queue";
+import { currentReviews, submitReviews } from "./reviews";
 
 const text = (t: string) => ({ response: { text: t, tool_calls: [] } });
 const ARGS = { user_id: "u_9182", starts_at: "2026-09-08T09:00:00" };
@@ -199,4 +203,39 @@ export function slowQueue(db: Db, s: ResolvedScope): { items: QueueItem[]; progr
   progress.reviewed = progress.corrects + progress.confirms;
   progress.total = progress.reviewed + progress.waitingTotal;
   return { items, progress };
+}
+
+/** Random sequences of reviews, clears and undos on the given traces' timezone and severity fields. */
+export function reviewSteps(traces: number[], maxLength: number) {
+  const step = fc.record({
+    trace: fc.constantFrom(...traces),
+    field: fc.constantFrom("timezone", "severity"),
+    op: fc.constantFrom("label", "label", "clear", "undo"),
+    label: fc.constantFrom(...LABELS),
+  });
+  return fc.array(step, { minLength: 1, maxLength });
+}
+
+/** Writes each step through the one write path, on the field's current review (an undo of nothing is skipped). */
+export function applyReviewSteps(
+  db: Db,
+  steps: { trace: number; field: string; op: string; label: string }[],
+): void {
+  for (const st of steps) {
+    const cur = currentReviews(db, st.trace).get(st.field);
+    if (st.op === "undo" && !cur) continue;
+    const r = submitReviews(db, {
+      traceId: st.trace,
+      reviewer: "prop",
+      items: [
+        {
+          field: st.field,
+          label: st.op === "label" ? (st.label as Label) : null,
+          base: cur?.id ?? null,
+          undo: st.op === "undo",
+        },
+      ],
+    });
+    expect(r.ok).toBe(true);
+  }
 }

@@ -1,4 +1,5 @@
 import { groupOfProbe, type ProbeGroup } from "../probeGroups";
+import { runHref } from "../runPath";
 import {
   type Confusion,
   cohenKappa,
@@ -129,5 +130,5 @@ export function cellTargets(counts: readonly LabelledCount[], ours: string, huma
 /** The run page showing one target's fields: that field, our label, that human label, that probe. */
 export function runPageHref(t: Omit<CellTarget, "n">, ours: string, human: string): string {
   const p = new URLSearchParams({ field: t.field, label: ours, human, probe: t.probeId });
-  return `/runs/${encodeURIComponent(t.run)}?${p}`;
+  return runHref(t.run, p);
 }

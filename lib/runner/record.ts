@@ -1,3 +1,5 @@
+import { runHref } from "../runPath";
+
 /** The trace records the runner writes (DESIGN.md, "Running probes"): one per answer. */
 
 export const TRACE_SCHEMA = "assumeprobe/trace@1";
@@ -73,5 +75,5 @@ export function runUrl(name: string, env: Record<string, string | undefined> = p
   if (host === "0.0.0.0" || host === "::" || host === "[::]") host = "127.0.0.1";
   if (host.includes(":") && !host.startsWith("[")) host = `[${host}]`;
   const port = env.PORT?.trim() || "3000";
-  return `http://${host}:${port}/runs/${encodeURIComponent(name)}`;
+  return `http://${host}:${port}${runHref(name)}`;
 }

@@ -4,6 +4,7 @@ import { connection } from "next/server";
 import { LabelChip } from "@/app/_components/LabelChip";
 import { getDb } from "@/db/client";
 import { agreementCounts, probesWithRuns } from "@/db/queries/agreement";
+import { firstParam } from "@/lib/http/searchParam";
 import { groupProbes } from "@/lib/probeGroups";
 import { cellTargets, runPageHref } from "@/lib/review/agreementView";
 import { parseAgreementScope, scopeParams } from "../scope";
@@ -12,7 +13,7 @@ export const metadata: Metadata = { title: "Agreement cell" };
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? "";
+const one = (v: string | string[] | undefined) => firstParam(v) ?? "";
 
 /** Where one matrix cell's fields are: each run, probe and field, linking to the run page's filter. */
 export default async function AgreementCellPage({ searchParams }: Props) {

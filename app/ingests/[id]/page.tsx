@@ -4,6 +4,7 @@ import { Card } from "@/app/_components/Card";
 import { getDb } from "@/db/client";
 import { markInterruptedIngests } from "@/db/queries/ingestBatches";
 import { getIngest, listIngestErrors } from "@/db/queries/ingestList";
+import { firstParam as one } from "@/lib/http/searchParam";
 import { runHref } from "@/lib/runPath";
 import { IngestCard } from "../IngestCard";
 
@@ -22,7 +23,6 @@ export async function generateMetadata({ params }: Props) {
 
 /** The cursor of the next page of errors: `file`, `line` and `id` of the last one shown. */
 function cursor(sp: Record<string, string | string[] | undefined>) {
-  const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
   const file = one(sp.file);
   const line = Number(one(sp.line));
   const id = Number(one(sp.err));

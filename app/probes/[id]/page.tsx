@@ -15,23 +15,15 @@ import { getProbe, getProbeVersion, listProbeVersions } from "@/db/queries/probe
 import { probeRuns } from "@/db/queries/probeUsage";
 import { compileProbe } from "@/lib/probe/compile";
 import { type Probe, type SchemaRole, schemaRole, toolParameters } from "@/lib/probe/schema";
-import { runHref } from "@/lib/runPath";
+import { decodeSegment, runHref } from "@/lib/runPath";
 
 type Props = {
   params: Promise<{ id: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 };
 
-function decodeId(raw: string): string | null {
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return null;
-  }
-}
-
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const id = decodeId((await params).id);
+  const id = decodeSegment((await params).id);
   return { title: id ? `Probe ${id.slice(0, 80)}` : "Not found" };
 }
 
@@ -76,7 +68,7 @@ function originWord(o: string): string {
 
 export default async function ProbePage({ params, searchParams }: Props) {
   await connection();
-  const id = decodeId((await params).id);
+  const id = decodeSegment((await params).id);
   if (id === null) notFound();
   const sp = await searchParams;
   const db = getDb();

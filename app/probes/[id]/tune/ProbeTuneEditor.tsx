@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useMemo, useState } from "react";
 import type { ReviewerState } from "@/app/_review/useReviewer";
 import { useDraftInbox } from "@/app/_suggestions/draftInbox";
+import { DraftChanges } from "@/app/_tune/DraftChanges";
 import { SaveDraft } from "@/app/_tune/SaveDraft";
 import { TermChips } from "@/app/_tune/TermChips";
 import { useWhatIf } from "@/app/_tune/useWhatIf";
@@ -189,26 +190,15 @@ export function ProbeTuneEditor({
           ))}
         </datalist>
         <div className="flex flex-wrap items-start justify-between gap-3 border-t border-slate-100 pt-3">
-          <div className="min-w-0 text-xs text-slate-600">
-            <span className="font-medium">Changes: </span>
-            <span className="font-mono [overflow-wrap:anywhere]" data-testid="draft-changes">
-              {changeText}
-            </span>
-            {dirty ? (
-              <button
-                type="button"
-                onClick={() => {
-                  setTerms(Object.fromEntries(fields.map((f) => [f.field, [...f.declared]])));
-                  setBait([...saved.bait]);
-                  setClarify(saved.clarify_tool ?? "");
-                }}
-                className="ml-2 text-slate-700 underline"
-                data-testid="reset-draft"
-              >
-                undo all
-              </button>
-            ) : null}
-          </div>
+          <DraftChanges
+            text={changeText}
+            dirty={dirty}
+            onReset={() => {
+              setTerms(Object.fromEntries(fields.map((f) => [f.field, [...f.declared]])));
+              setBait([...saved.bait]);
+              setClarify(saved.clarify_tool ?? "");
+            }}
+          />
           <SaveDraft
             draft={draft}
             base={version}

@@ -6,8 +6,9 @@ import { Ident } from "@/app/_components/Breakable";
 import { Card } from "@/app/_components/Card";
 import { ScrollBox } from "@/app/_components/ScrollBox";
 import { currentReviewer } from "@/app/_review/reviewer";
-import { RescoreControl } from "@/app/_tune/RescoreControl";
+import { StaleRunsCard } from "@/app/_tune/StaleRunsCard";
 import { TuneSuggestionsSlot } from "@/app/_tune/TuneSuggestionsSlot";
+import { VersionDiffForm } from "@/app/_tune/VersionDiffForm";
 import { getDb } from "@/db/client";
 import { currentLexicon } from "@/db/queries/lexicon";
 import { getProbe, getProbeVersion, listProbeVersions } from "@/db/queries/probes";
@@ -18,9 +19,11 @@ import {
   describeConfigurationChange,
   diffConfiguration,
 } from "@/lib/fixtures/configuration";
+import { firstParam as one } from "@/lib/http/searchParam";
 import { entryFor } from "@/lib/lexicon/lexicon";
 import { askTermsFor, probedFields } from "@/lib/probe/compile";
 import type { Probe } from "@/lib/probe/schema";
+import { decodeSegment } from "@/lib/runPath";
 import { worldsDiffer } from "@/lib/tune/footprint";
 import { ProbeTuneEditor, type TuneField } from "./ProbeTuneEditor";
 
@@ -29,20 +32,10 @@ type Props = {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 };
 
-function decodeId(raw: string): string | null {
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return null;
-  }
-}
-
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const id = decodeId((await params).id);
+  const id = decodeSegment((await params).id);
   return { title: id ? `Tune ${id.slice(0, 80)}` : "Not found" };
 }
-
-const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 const versionParam = (v: string | undefined) => (v && /^[1-9][0-9]{0,8}$/.test(v) ? Number(v) : undefined);
 
 /** What changed from one version to another, in words: the configuration, and whether the world did. */
@@ -67,7 +60,7 @@ function originWord(o: string): string {
 
 export default async function ProbeTunePage({ params, searchParams }: Props) {
   await connection();
-  const id = decodeId((await params).id);
+  const id = decodeSegment((await params).id);
   if (id === null) notFound();
   const db = getDb();
   const current = getProbe(db, id);
@@ -153,32 +146,13 @@ export default async function ProbeTunePage({ params, searchParams }: Props) {
         reviewer={reviewer}
       />
 
-      <Card title="Re-score">
-        <p className="mb-2 text-sm text-slate-700" data-testid="stale-runs" data-count={stale.length}>
-          {stale.length === 0
-            ? "Every run of this probe is scored with the current configuration."
-            : `${stale.length.toLocaleString("en-US")} run${stale.length === 1 ? " is" : "s are"} scored by an older configuration that the current one changes: `}
-          {stale.slice(0, 8).map((r, i) => (
-            <span key={r.id}>
-              {i > 0 ? ", " : ""}
-              <Link
-                href={`/runs/${encodeURIComponent(r.name)}`}
-                className="font-mono text-indigo-700 hover:underline"
-              >
-                <Ident text={r.name} />
-              </Link>
-            </span>
-          ))}
-          {stale.length > 8 ? ` and ${stale.length - 8} more` : ""}
-        </p>
-        <RescoreControl
-          scope={{ kind: "stale", probe: id }}
-          label={`Re-score ${stale.length.toLocaleString("en-US")} run${stale.length === 1 ? "" : "s"}`}
-          reviewer={reviewer}
-          running={running}
-          canStart={stale.length > 0}
-        />
-      </Card>
+      <StaleRunsCard
+        stale={stale}
+        scope={{ kind: "stale", probe: id }}
+        reviewer={reviewer}
+        running={running}
+        upToDate="Every run of this probe is scored with the current configuration."
+      />
 
       <TuneSuggestionsSlot scope={{ kind: "probe", probe: id }} />
 
@@ -226,36 +200,7 @@ export default async function ProbeTunePage({ params, searchParams }: Props) {
         </ScrollBox>
         {versions.length < 2 ? null : (
           <>
-            <form method="get" className="mt-3 flex flex-wrap items-end gap-2 text-sm" id="diff">
-              <label className="flex flex-col text-xs text-slate-600">
-                Compare version
-                <input
-                  name="from"
-                  type="number"
-                  min={1}
-                  max={versions[0]?.version ?? 1}
-                  defaultValue={from}
-                  className="mt-1 w-20 rounded border border-slate-300 px-2 py-1 text-sm"
-                />
-              </label>
-              <label className="flex flex-col text-xs text-slate-600">
-                with version
-                <input
-                  name="to"
-                  type="number"
-                  min={1}
-                  max={versions[0]?.version ?? 1}
-                  defaultValue={to}
-                  className="mt-1 w-20 rounded border border-slate-300 px-2 py-1 text-sm"
-                />
-              </label>
-              <button
-                type="submit"
-                className="rounded border border-slate-300 bg-white px-2 py-1 hover:bg-slate-50"
-              >
-                Diff
-              </button>
-            </form>
+            <VersionDiffForm min={1} max={versions[0]?.version ?? 1} from={from} to={to} />
             <div className="mt-2 text-sm" data-testid="tune-diff" data-from={from} data-to={to}>
               {a && b ? (
                 <p>

@@ -9,6 +9,7 @@ import { getTraceTexts, originalBody, parseTraceId } from "@/db/queries/traceDet
 import { cutOf } from "@/lib/budget/jsonBudget";
 import { locate, parsePointer, toPointer } from "@/lib/budget/pointer";
 import { readJson } from "@/lib/budget/readJson";
+import { firstParam as one } from "@/lib/http/searchParam";
 import type { TracePart } from "../links";
 
 type Props = {
@@ -19,8 +20,6 @@ type Props = {
 /** Entries per page: every request reads one page of a part, whatever its size. */
 const PAGE = 200;
 const PART_WORDS: Record<TracePart, string> = { record: "original record", response: "scored response" };
-
-const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 const n = (x: number) => x.toLocaleString("en-US");
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
