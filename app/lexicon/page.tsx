@@ -13,7 +13,8 @@ import { pendingConfigRescores, rescoreProgress } from "@/db/queries/rescoreJobs
 import { staleRuns } from "@/db/queries/runScoringView";
 import { probedFieldNames } from "@/db/queries/tuneRuns";
 import { firstParam as one } from "@/lib/http/searchParam";
-import { diffEntries, type EntryChange, type LexiconEntry } from "@/lib/lexicon/lexicon";
+import { diffEntries, type EntryChange, entryTerms, type LexiconEntry } from "@/lib/lexicon/lexicon";
+import { overLimitNotice } from "@/lib/lexicon/limits";
 import { LexiconEditor } from "./LexiconEditor";
 
 export const metadata: Metadata = { title: "Lexicon" };
@@ -41,6 +42,7 @@ export default async function LexiconPage({ searchParams }: Props) {
   const diffTo = lexiconAt(db, to);
   const diff = diffFrom && diffTo ? diffEntries(diffFrom.entries, diffTo.entries) : null;
   const latest = versions[0];
+  const overLimit = overLimitNotice(entryTerms(lexicon.entries), "The saved lexicon");
 
   return (
     <div className="space-y-4" data-testid="lexicon-page" data-version={lexicon.version}>
@@ -60,6 +62,12 @@ export default async function LexiconPage({ searchParams }: Props) {
           </span>
         </p>
       </div>
+
+      {overLimit ? (
+        <p role="status" className="rounded bg-amber-50 p-3 text-sm text-amber-900" data-testid="over-limit">
+          {overLimit}
+        </p>
+      ) : null}
 
       <LexiconEditor
         version={lexicon.version}
