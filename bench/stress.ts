@@ -36,6 +36,8 @@ const { values } = parseArgs({
     "upload-records": { type: "string", default: "2000" },
     /** Which loads to run (all by default): to tell which one slows the others. */
     only: { type: "string", default: "cli,upload,browse,export,lexicon" },
+    /** The server's port (default: any free one). */
+    port: { type: "string", default: "0" },
   },
 });
 const ONLY = new Set(values.only.split(","));
@@ -263,7 +265,7 @@ async function waitForServer(base: string, server: ChildProcess): Promise<void> 
 
 async function main(): Promise<void> {
   ensureCliBundle();
-  const port = await freePort();
+  const port = Number(values.port) || (await freePort());
   const base = `http://127.0.0.1:${port}`;
   console.log(`stress: ${SECONDS} s against next start on ${base}, database ${dbPath}  [${load()}]`);
   // npm start's own path (migrations, demo data, a build when the sources are newer), loopback only.
