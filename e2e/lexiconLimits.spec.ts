@@ -52,6 +52,8 @@ test.describe("a lexicon at its limits", () => {
   test("the page shows the terms a page at a time and refuses one more than a field holds", async ({
     page,
   }) => {
+    // Screenshots of a page of 1,500 chips take a while on a loaded machine.
+    test.setTimeout(240_000);
     await page.goto("/lexicon");
     const entry = page.getByTestId("lexicon-entry").and(page.locator('[data-field="timezone"]'));
     await expect(entry.getByTestId("term")).toHaveCount(150);
