@@ -1,4 +1,3 @@
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TERM_LIMITS } from "../lexicon/limits";
 import { cliSandbox, jsonl } from "./testCli";
@@ -12,16 +11,8 @@ afterAll(box.cleanup);
 const SLOW = { timeout: 240_000 };
 const many = (n: number, prefix = "term") => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
 
-function query<T>(sql: string, ...args: unknown[]): T[] {
-  const db = new Database(box.dbPath, { readonly: true });
-  try {
-    return db.prepare(sql).all(...args) as T[];
-  } finally {
-    db.close();
-  }
-}
-const lexiconVersion = () =>
-  query<{ v: number | null }>("SELECT max(version) AS v FROM lexicon_versions")[0].v ?? 0;
+const query = <T>(sql: string, ...args: unknown[]) => box.query<T>(sql, ...args);
+const lexiconVersion = () => box.lexiconVersion();
 const last = (lines: string[]) => JSON.parse(lines[lines.length - 1]);
 
 beforeAll(async () => {
