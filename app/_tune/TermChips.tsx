@@ -4,7 +4,7 @@ import { useState } from "react";
 import { TERM_LIMITS } from "@/lib/lexicon/limits";
 
 /** Chips shown before "show all": a list past its limits (saved before them) stays a page, not a wall. */
-const SHOWN = 150;
+const SHOWN = 60;
 
 /**
  * Terms as removable chips and an input that adds one (Enter or the button). `problem` says why a
