@@ -69,3 +69,35 @@ describe("term limits", () => {
     expect(() => applyLexiconEdit(over, { clear: ["nope"] })).toThrow(/no entry to clear/);
   });
 });
+
+describe("the tuning pages' server actions", () => {
+  it("refuse a draft past the limits with the limit's message, whatever the form sent", async () => {
+    const { SaveDraftSchema } = await import("../tune/contract");
+    const lexicon = SaveDraftSchema.safeParse({
+      draft: { kind: "lexicon", entries: { timezone: { terms: many(501), rule: "anywhere" } } },
+      base: 0,
+    });
+    expect(lexicon.error?.issues.map((i) => i.message)).toEqual([
+      "timezone: 501 terms; a field holds at most 500 (1 too many)",
+    ]);
+    const nul = SaveDraftSchema.safeParse({
+      draft: { kind: "lexicon", entries: { timezone: { terms: ["zone\u0000"], rule: "anywhere" } } },
+      base: 0,
+    });
+    expect(nul.error?.issues[0].message).toMatch(/U\+0000/);
+    const probe = SaveDraftSchema.safeParse({
+      draft: {
+        kind: "probe",
+        probe: "schedule_window",
+        configuration: { ask_terms: { timezone: many(600) }, bait: [], clarify_tool: null },
+      },
+      base: 1,
+    });
+    expect(probe.error?.issues[0].message).toMatch(/timezone: 600 terms; a field holds at most 500/);
+    const ok = SaveDraftSchema.safeParse({
+      draft: { kind: "lexicon", entries: { timezone: { terms: many(500), rule: "anywhere" } } },
+      base: 0,
+    });
+    expect(ok.success).toBe(true);
+  });
+});
