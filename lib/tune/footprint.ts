@@ -129,7 +129,7 @@ export function mayChange(
   return askMayChange(f, responseJson);
 }
 
-const NOT_ASCII = /[^\x00-\x7f]/;
+const NOT_ASCII = /[\u0080-\uffff]/;
 
 /** Whether the footprint's ask changes can touch a response (its JSON): it holds a changed term. */
 export function askMayChange(f: Footprint, responseJson: string): boolean {
