@@ -16,7 +16,7 @@ export function EmptyState() {
         <Link href="/upload" className="text-indigo-700 underline">
           upload a file
         </Link>{" "}
-        in the browser. The record format is in the README; the demo runs load on first start unless
+        in the browser. The record format is in docs/trace-format.md; the demo runs load on first start unless
         ASSUMEPROBE_DEMO=0.
       </p>
     </div>
