@@ -47,6 +47,24 @@ const GATE_ALIAS = {
   },
 };
 
+const ASKED = { reply: "Ask only for the missing fact(s): action_date", booked: [] };
+const RETRY = /^Retry once, then fail the turn \(world state is not JSON: /;
+
+/** The one decision the example logged in `dir`: the blocked booking, redacted. */
+function expectLoggedBlock(dir: string, implementation: string): void {
+  const lines = readFileSync(join(dir, "logs", "gate.jsonl"), "utf8")
+    .trim()
+    .split("\n");
+  expect(lines).toHaveLength(1);
+  expect(JSON.parse(lines[0])).toMatchObject({
+    tool: "book_slot",
+    redacted: true,
+    implementation,
+    gate: { verdict: "block", unknown: ["action_date"], next: "ask" },
+    world_state: { user_id: { status: "known", value: "[redacted]" } },
+  });
+}
+
 describe("docs/protect-your-agent.md", () => {
   it("has a TypeScript example of at most 15 lines that type-checks", () => {
     const code = example("TypeScript", "ts");
@@ -89,25 +107,17 @@ const reply = (text) => console.log(JSON.stringify({ reply: text, booked }));
       plugins: [GATE_ALIAS],
       logLevel: "silent",
     });
-    const stdout = execFileSync(process.execPath, [out], {
-      cwd: dir,
-      encoding: "utf8",
-      env: { ...process.env, STATE },
-    });
-    expect(JSON.parse(stdout)).toEqual({
-      reply: "Ask only for the missing fact(s): action_date",
-      booked: [],
-    });
-    const [line] = readFileSync(join(dir, "logs", "gate.jsonl"), "utf8")
-      .trim()
-      .split("\n")
-      .map((l) => JSON.parse(l));
-    expect(line).toMatchObject({
-      tool: "book_slot",
-      redacted: true,
-      gate: { verdict: "block", unknown: ["action_date"], next: "ask" },
-      world_state: { user_id: { status: "known", value: "[redacted]" } },
-    });
+    const run = (state: string) =>
+      JSON.parse(
+        execFileSync(process.execPath, [out], {
+          cwd: dir,
+          encoding: "utf8",
+          env: { ...process.env, STATE: state },
+        }),
+      );
+    expect(run(STATE)).toEqual(ASKED);
+    expect(run("{not json").reply).toMatch(RETRY);
+    expectLoggedBlock(dir, "typescript");
   }, 120_000);
 
   it("has a Python example of at most 15 lines that runs the same turn to the same words", () => {
@@ -116,37 +126,22 @@ const reply = (text) => console.log(JSON.stringify({ reply: text, booked }));
     const twin = twinFolder();
     try {
       const prelude = [
-        "import json, os",
+        "import json, sys",
         "booked = []",
         "class Calendar:",
         "    def book(self, **kw):",
         "        booked.append(kw)",
         "calendar = Calendar()",
-        'world_state_json = os.environ["STATE"]',
+        "world_state_json = sys.stdin.read()",
         "def reply(text):",
         '    print(json.dumps({"reply": text, "booked": booked}))',
         "",
       ].join("\n");
-      process.env.STATE = STATE;
-      const stdout = runPython(twin.dir, `${prelude}${code}`);
-      expect(JSON.parse(stdout)).toEqual({
-        reply: "Ask only for the missing fact(s): action_date",
-        booked: [],
-      });
-      const broken = runPython(twin.dir, `${prelude.replace('os.environ["STATE"]', '"{not json"')}${code}`);
-      expect(JSON.parse(broken).reply).toMatch(/^Retry once, then fail the turn \(world state is not JSON: /);
-      const [line] = readFileSync(join(twin.dir, "logs", "gate.jsonl"), "utf8")
-        .trim()
-        .split("\n")
-        .map((l) => JSON.parse(l));
-      expect(line).toMatchObject({
-        tool: "book_slot",
-        redacted: true,
-        implementation: "python",
-        gate: { verdict: "block", unknown: ["action_date"], next: "ask" },
-      });
+      const run = (state: string) => JSON.parse(runPython(twin.dir, `${prelude}${code}`, state));
+      expect(run(STATE)).toEqual(ASKED);
+      expect(run("{not json").reply).toMatch(RETRY);
+      expectLoggedBlock(twin.dir, "python");
     } finally {
-      delete process.env.STATE;
       twin.remove();
     }
   });
