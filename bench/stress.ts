@@ -5,6 +5,9 @@
  *   - uploads (`POST /api/upload`),
  *   - page requests (overview, run pages with filters and a search, trace pages, /ingests, probes),
  *   - exports (`GET /runs/NAME/export`, read to the end),
+ *   - with a lexicon at its limits (saved first through `assumeprobe lexicon edit`: 500 terms in
+ *     each of 10 fields, 5,000 in all), the tuning pages (`/lexicon`, a probe's tune page) beside
+ *     `/probes`,
  * then prints the requests and errors of each kind, their p50/p95 latency, and the records
  * stored against the records sent (every record has an id of its own, so the two must be equal).
  *
@@ -32,7 +35,9 @@ const { values } = parseArgs({
     "cli-records": { type: "string", default: "4000" },
     "upload-records": { type: "string", default: "2000" },
     /** Which loads to run (all by default): to tell which one slows the others. */
-    only: { type: "string", default: "cli,upload,browse,export" },
+    only: { type: "string", default: "cli,upload,browse,export,lexicon" },
+    /** The server's port (default: any free one). */
+    port: { type: "string", default: "0" },
   },
 });
 const ONLY = new Set(values.only.split(","));
@@ -197,6 +202,53 @@ async function exporter(base: string): Promise<void> {
   }
 }
 
+// ---- A lexicon at its limits, and the tuning pages under load ------------------------------------
+
+const LEXICON_FIELDS = ["timezone", "severity", ...Array.from({ length: 8 }, (_, i) => `field_${i}`)];
+let lexiconSent = 0;
+
+/** Saves a lexicon at the limits through the real writer (`lexicon edit`), as a user would. */
+async function lexiconAtLimits(): Promise<void> {
+  const { TERM_LIMITS } = await import("../lib/lexicon/limits");
+  const args = ["lexicon", "edit", "--by", "stress", "--json"];
+  for (const field of LEXICON_FIELDS)
+    for (let i = 0; i < TERM_LIMITS.termsPerField; i++) args.push("--add", `${field}=${field} phrase ${i}`);
+  lexiconSent = LEXICON_FIELDS.length * TERM_LIMITS.termsPerField;
+  const t0 = performance.now();
+  const r = await runNode([CLI, ...args], { ASSUMEPROBE_DB: dbPath });
+  record(
+    "lexicon edit (5,000 terms)",
+    performance.now() - t0,
+    r.code === 0 ? undefined : `exit ${r.code}: ${r.stderr}`,
+  );
+}
+
+/** The lexicon's terms as stored now, for sent = stored. */
+function lexiconStored(): number {
+  const db = new Database(dbPath, { readonly: true });
+  try {
+    return db
+      .prepare(
+        "SELECT coalesce(sum(json_array_length(terms)), 0) FROM lexicon_entries WHERE version = (SELECT max(version) FROM lexicon_versions)",
+      )
+      .pluck()
+      .get() as number;
+  } finally {
+    db.close();
+  }
+}
+
+async function tuner(base: string): Promise<void> {
+  const pages: [string, string][] = [
+    ["page /lexicon (at limits)", "/lexicon"],
+    ["page /probes/ID/tune", "/probes/schedule_window/tune"],
+    ["page /probes (beside tuning)", "/probes"],
+  ];
+  for (let i = 0; !deadline(); i++) await get(base, pages[i % pages.length][0], pages[i % pages.length][1]);
+}
+
+// ------------------------------------------------------------------------------------------------
+
 async function waitForServer(base: string, server: ChildProcess): Promise<void> {
   const until = Date.now() + 600_000;
   while (Date.now() < until) {
@@ -213,7 +265,7 @@ async function waitForServer(base: string, server: ChildProcess): Promise<void> 
 
 async function main(): Promise<void> {
   ensureCliBundle();
-  const port = await freePort();
+  const port = Number(values.port) || (await freePort());
   const base = `http://127.0.0.1:${port}`;
   console.log(`stress: ${SECONDS} s against next start on ${base}, database ${dbPath}  [${load()}]`);
   // npm start's own path (migrations, demo data, a build when the sources are newer), loopback only.
@@ -230,10 +282,13 @@ async function main(): Promise<void> {
   });
   try {
     await waitForServer(base, server);
+    if (ONLY.has("lexicon")) await lexiconAtLimits();
     // Warm the pages up once, so the figures are of a running server, not of its first compiles.
     stopAt = Date.now() + 3000;
     await browser(base, 0);
+    const saved = kinds.get("lexicon edit (5,000 terms)");
     kinds.clear();
+    if (saved) kinds.set("lexicon edit (5,000 terms)", saved);
     const t0 = Date.now();
     stopAt = t0 + SECONDS * 1000;
     await Promise.all([
@@ -241,6 +296,7 @@ async function main(): Promise<void> {
       ...(ONLY.has("upload") ? [uploader(base)] : []),
       ...(ONLY.has("export") ? [exporter(base)] : []),
       ...(ONLY.has("browse") ? Array.from({ length: BROWSERS }, (_, i) => browser(base, i)) : []),
+      ...(ONLY.has("lexicon") ? [tuner(base)] : []),
     ]);
     const took = (Date.now() - t0) / 1000;
     report(took);
@@ -283,8 +339,16 @@ function report(took: number): void {
   console.log(
     `records sent ${fmt(sent)}, stored ${fmt(stored)} (${stored === sent ? "equal" : "DIFFERENT"}); rejected ${fmt(rejected)}; ingests not done: ${unfinished}`,
   );
+  let lexiconOk = true;
+  if (ONLY.has("lexicon")) {
+    const terms = lexiconStored();
+    lexiconOk = terms === lexiconSent;
+    console.log(
+      `lexicon terms sent ${fmt(lexiconSent)}, stored ${fmt(terms)} (${lexiconOk ? "equal" : "DIFFERENT"})`,
+    );
+  }
   for (const [name, k] of kinds) for (const e of k.firstErrors) console.log(`  error (${name}): ${e}`);
-  if (errors > 0 || stored !== sent) process.exitCode = 1;
+  if (errors > 0 || stored !== sent || !lexiconOk) process.exitCode = 1;
 }
 
 await main();

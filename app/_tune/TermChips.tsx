@@ -1,10 +1,15 @@
 "use client";
 
 import { useState } from "react";
+import { TERM_LIMITS } from "@/lib/lexicon/limits";
+
+/** Chips shown before "show all": a list past its limits (saved before them) stays a page, not a wall. */
+const SHOWN = 60;
 
 /**
  * Terms as removable chips and an input that adds one (Enter or the button). `problem` says why a
- * term cannot be added (shown, nothing added).
+ * term cannot be added (shown, nothing added); a list holding as many terms as a field may
+ * (lib/lexicon/limits.ts) takes no more.
  */
 export function TermChips({
   terms,
@@ -29,10 +34,15 @@ export function TermChips({
 }) {
   const [value, setValue] = useState("");
   const [error, setError] = useState("");
+  const [all, setAll] = useState(false);
   const add = () => {
     const t = normalize(value);
     if (t === "") return;
-    const p = problem?.(t) ?? null;
+    const full =
+      terms.length >= TERM_LIMITS.termsPerField
+        ? `this list holds ${terms.length.toLocaleString("en-US")} terms; a field holds at most ${TERM_LIMITS.termsPerField}`
+        : null;
+    const p = full ?? problem?.(t) ?? null;
     if (p) return setError(p);
     setError("");
     setValue("");
@@ -41,7 +51,7 @@ export function TermChips({
   return (
     <div data-testid={testId}>
       <ul className="flex flex-wrap gap-1" aria-label={label}>
-        {readOnly.map((r) => (
+        {(all ? readOnly : readOnly.slice(0, SHOWN)).map((r) => (
           <li
             key={`ro:${r.term}`}
             className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs text-slate-600"
@@ -51,7 +61,7 @@ export function TermChips({
             {r.term}
           </li>
         ))}
-        {terms.map((t) => (
+        {(all ? terms : terms.slice(0, Math.max(0, SHOWN - readOnly.length))).map((t) => (
           <li
             key={t}
             className="inline-flex items-center gap-1 rounded bg-indigo-50 px-1.5 py-0.5 font-mono text-xs text-indigo-950 ring-1 ring-indigo-200"
@@ -73,6 +83,18 @@ export function TermChips({
         {terms.length === 0 && readOnly.length === 0 ? (
           <li className="text-xs text-slate-500 italic">no terms</li>
         ) : null}
+        {!all && terms.length + readOnly.length > SHOWN ? (
+          <li>
+            <button
+              type="button"
+              onClick={() => setAll(true)}
+              className="rounded px-1.5 py-0.5 text-xs text-indigo-700 underline"
+              data-testid="show-all-terms"
+            >
+              show all {(terms.length + readOnly.length).toLocaleString("en-US")}
+            </button>
+          </li>
+        ) : null}
       </ul>
       <div className="mt-1 flex gap-1">
         <input
@@ -89,7 +111,7 @@ export function TermChips({
           }}
           placeholder={placeholder}
           aria-label={`${label}: add`}
-          maxLength={200}
+          maxLength={TERM_LIMITS.termLength * 2}
           className="min-w-0 flex-1 rounded border border-slate-300 px-2 py-1 text-sm"
           data-testid="add-term-input"
         />

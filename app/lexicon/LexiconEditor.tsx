@@ -14,8 +14,10 @@ import {
   describeEntryChanges,
   diffEntries,
   type LexiconEntry,
+  LexiconError,
   normalizeEntries,
 } from "@/lib/lexicon/lexicon";
+import { TERM_LIMITS } from "@/lib/lexicon/limits";
 import { normalizeTerm, termProblem } from "@/lib/lexicon/terms";
 import { takeIntoEntries } from "@/lib/tuning/draftChange";
 
@@ -26,12 +28,13 @@ const RULE_TEXT: Record<AskRule, string> = {
   question: "only inside a question",
 };
 
-/** Entries as they would be saved, or null while one holds a term that cannot be. */
-function normalized(e: Entries): Entries | null {
+/** Entries as they would be saved, or why they cannot be (a term, a limit of lib/lexicon/limits.ts). */
+function normalized(e: Entries): { entries: Entries; problem: null } | { entries: null; problem: string } {
   try {
-    return normalizeEntries(e);
-  } catch {
-    return null;
+    return { entries: normalizeEntries(e), problem: null };
+  } catch (err) {
+    if (err instanceof LexiconError) return { entries: null, problem: err.message };
+    throw err;
   }
 }
 
@@ -61,7 +64,8 @@ export function LexiconEditor({
     setFrom(version);
     setDraft(structuredClone(saved));
   }
-  const clean = useMemo(() => normalized(draft), [draft]);
+  const checked = useMemo(() => normalized(draft), [draft]);
+  const clean = checked.entries;
   const changes = useMemo(() => diffEntries(saved, clean ?? saved), [saved, clean]);
   const dirty = clean !== null && changes.length > 0;
   const draftInput = { kind: "lexicon" as const, entries: clean ?? saved };
@@ -98,7 +102,10 @@ export function LexiconEditor({
         </div>
         <p className="text-xs text-slate-600">
           Terms count as asking for a field of that name in every probe, beside the probe's own. They match
-          whole words (one or more; <span className="font-mono">locat*</span> is a prefix), ignoring case.
+          whole words (one or more; <span className="font-mono">locat*</span> is a prefix), ignoring case and
+          accents; in Chinese, Japanese or Thai text anywhere. At most {TERM_LIMITS.termsPerField} terms a
+          field, {TERM_LIMITS.termLength} characters a term, {TERM_LIMITS.fields} fields and{" "}
+          {TERM_LIMITS.totalTerms.toLocaleString("en-US")} terms in all.
         </p>
         {fields.length === 0 ? (
           <p className="text-sm text-slate-500 italic" data-testid="lexicon-empty">
@@ -202,6 +209,15 @@ export function LexiconEditor({
         {fieldError ? (
           <p role="alert" className="text-xs text-red-800">
             {fieldError}
+          </p>
+        ) : null}
+        {checked.problem !== null ? (
+          <p
+            role="alert"
+            className="rounded bg-amber-50 p-2 text-sm text-amber-900"
+            data-testid="draft-problem"
+          >
+            This draft cannot be saved: {checked.problem}.
           </p>
         ) : null}
         <div className="flex flex-wrap items-start justify-between gap-3 border-t border-slate-100 pt-3">

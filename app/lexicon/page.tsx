@@ -13,7 +13,8 @@ import { pendingConfigRescores, rescoreProgress } from "@/db/queries/rescoreJobs
 import { staleRuns } from "@/db/queries/runScoringView";
 import { probedFieldNames } from "@/db/queries/tuneRuns";
 import { firstParam as one } from "@/lib/http/searchParam";
-import { diffEntries, type EntryChange, type LexiconEntry } from "@/lib/lexicon/lexicon";
+import { diffEntries, type EntryChange, entryTerms, type LexiconEntry } from "@/lib/lexicon/lexicon";
+import { overLimitNotice } from "@/lib/lexicon/limits";
 import { LexiconEditor } from "./LexiconEditor";
 
 export const metadata: Metadata = { title: "Lexicon" };
@@ -41,6 +42,7 @@ export default async function LexiconPage({ searchParams }: Props) {
   const diffTo = lexiconAt(db, to);
   const diff = diffFrom && diffTo ? diffEntries(diffFrom.entries, diffTo.entries) : null;
   const latest = versions[0];
+  const overLimit = overLimitNotice(entryTerms(lexicon.entries), "The saved lexicon");
 
   return (
     <div className="space-y-4" data-testid="lexicon-page" data-version={lexicon.version}>
@@ -60,6 +62,12 @@ export default async function LexiconPage({ searchParams }: Props) {
           </span>
         </p>
       </div>
+
+      {overLimit ? (
+        <p role="status" className="rounded bg-amber-50 p-3 text-sm text-amber-900" data-testid="over-limit">
+          {overLimit}
+        </p>
+      ) : null}
 
       <LexiconEditor
         version={lexicon.version}
@@ -146,6 +154,9 @@ export default async function LexiconPage({ searchParams }: Props) {
   );
 }
 
+/** Terms shown per field and side of a diff: a version of thousands of terms stays a page. */
+const DIFF_SHOWN = 60;
+
 function Diff({ from, to, changes }: { from: number; to: number; changes: EntryChange[] | null }) {
   if (changes === null)
     return <p className="mt-2 text-sm text-amber-800">There is no such version to compare.</p>;
@@ -166,7 +177,7 @@ function Diff({ from, to, changes }: { from: number; to: number; changes: EntryC
               className="flex flex-wrap items-center gap-1"
             >
               <span className="font-mono font-semibold">{c.field}</span>
-              {c.added.map((t) => (
+              {c.added.slice(0, DIFF_SHOWN).map((t) => (
                 <span
                   key={`+${t}`}
                   className="rounded bg-emerald-50 px-1 font-mono text-xs text-emerald-900 ring-1 ring-emerald-200"
@@ -174,7 +185,7 @@ function Diff({ from, to, changes }: { from: number; to: number; changes: EntryC
                   + {t}
                 </span>
               ))}
-              {c.removed.map((t) => (
+              {c.removed.slice(0, DIFF_SHOWN).map((t) => (
                 <span
                   key={`-${t}`}
                   className="rounded bg-red-50 px-1 font-mono text-xs text-red-900 line-through ring-1 ring-red-200"
@@ -182,6 +193,12 @@ function Diff({ from, to, changes }: { from: number; to: number; changes: EntryC
                   − {t}
                 </span>
               ))}
+              {c.added.length > DIFF_SHOWN || c.removed.length > DIFF_SHOWN ? (
+                <span className="text-xs text-slate-600" data-testid="diff-more">
+                  {c.added.length.toLocaleString("en-US")} added, {c.removed.length.toLocaleString("en-US")}{" "}
+                  removed in all
+                </span>
+              ) : null}
               {c.rule ? (
                 <span className="text-xs text-slate-700">
                   rule {c.rule[0]} → {c.rule[1]}

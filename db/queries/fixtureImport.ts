@@ -15,7 +15,8 @@ import { FixtureError } from "../../lib/fixtures/errors";
 import { type FixtureLine, parseFixtureLine } from "../../lib/fixtures/exportLine";
 import type { NumberedLine } from "../../lib/fixtures/lines";
 import { SEED_SET } from "../../lib/fixtures/setName";
-import { entryFor, normalizeEntry } from "../../lib/lexicon/lexicon";
+import { entryFor, entryTerms, LexiconError, normalizeEntry } from "../../lib/lexicon/lexicon";
+import { termListsProblem } from "../../lib/lexicon/limits";
 import { canonicalJson } from "../../lib/probe/digest";
 import { describeIssues, ProbeSchema } from "../../lib/probe/schema";
 import type { Db } from "../client";
@@ -157,29 +158,53 @@ function writeBatch(db: Db, batch: { line: number; l: FixtureLine }[], o: Import
 
 /**
  * The lines' shared-lexicon entries: a field the lexicon lacks, or holds with another entry, takes
- * the lines' (one new lexicon version for the whole import, reported).
+ * the lines' (one new lexicon version for the whole import, reported). An entry that would take
+ * the lexicon past its limits (lib/lexicon/limits.ts) is left out, with a note naming its line.
  */
-function importLexicon(db: Db, entries: Map<string, LexiconEntry>, file: string, sum: ImportSummary): void {
+function importLexicon(
+  db: Db,
+  entries: Map<string, { entry: LexiconEntry; line: number }>,
+  file: string,
+  sum: ImportSummary,
+): void {
   if (entries.size === 0) return;
   writeSync(db, () => {
     const now = currentLexicon(db);
     const next: Record<string, LexiconEntry> = { ...now.entries };
     const changed: string[] = [];
-    for (const [field, e] of entries) {
+    for (const [field, { entry, line }] of entries) {
+      const notStored = (why: string) =>
+        sum.notes.push(`line ${line}: lexicon entry for "${field}" not stored: ${why}`);
       let wanted: LexiconEntry | null;
       try {
-        wanted = normalizeEntry(field, e);
+        wanted = normalizeEntry(field, entry);
       } catch (err) {
-        sum.notes.push(`lexicon entry for "${field}" not stored: ${(err as Error).message}`);
+        notStored((err as Error).message);
         continue;
       }
       const have = entryFor(now, field);
       if (wanted === null || (have && canonicalJson(have) === canonicalJson(wanted))) continue;
+      const before = next[field];
       next[field] = wanted;
+      const over = termListsProblem(entryTerms(next), "the lexicon");
+      // A stored lexicon already past a limit (saved before the limits) takes only what shrinks it.
+      if (over && (before === undefined || wanted.terms.length > before.terms.length)) {
+        if (before === undefined) delete next[field];
+        else next[field] = before;
+        notStored(over);
+        continue;
+      }
       changed.push(field);
     }
     if (changed.length === 0) return;
-    const saved = saveLexiconIn(db, next, { by: "import", origin: `import:${file}` });
+    let saved: ReturnType<typeof saveLexiconIn>;
+    try {
+      saved = saveLexiconIn(db, next, { by: "import", origin: `import:${file}` });
+    } catch (err) {
+      if (!(err instanceof LexiconError)) throw err;
+      sum.notes.push(`the file's lexicon entries were not stored: ${err.message}`);
+      return;
+    }
     if (!saved.created) return;
     sum.lexicon = { version: saved.version, fields: changed.sort() };
     sum.notes.push(
@@ -208,7 +233,7 @@ export async function importFixtures(
   };
   let batch: { line: number; l: FixtureLine }[] = [];
   /** The first entry lines carry per field name, and fields whose lines disagree. */
-  const entries = new Map<string, LexiconEntry>();
+  const entries = new Map<string, { entry: LexiconEntry; line: number }>();
   const disagreeing = new Set<string>();
   for await (const { line, text, tooLong } of lines) {
     sum.lines++;
@@ -226,8 +251,8 @@ export async function importFixtures(
     const e = r.line.configuration.lexicon;
     if (e !== null) {
       const seen = entries.get(r.line.field);
-      if (!seen) entries.set(r.line.field, e);
-      else if (canonicalJson(seen) !== canonicalJson(e)) disagreeing.add(r.line.field);
+      if (!seen) entries.set(r.line.field, { entry: e, line });
+      else if (canonicalJson(seen.entry) !== canonicalJson(e)) disagreeing.add(r.line.field);
     }
     batch.push({ line, l: r.line });
     if (batch.length >= BATCH) {

@@ -11,10 +11,11 @@ import {
   type ScorerVersionParts,
   scorerVersion,
 } from "../../lib/fixtures/configuration";
-import { type FixtureScore, fixtureScorer } from "../../lib/fixtures/score";
+import { compiledFixtureScorer, compileFixtureProbe, type FixtureScore } from "../../lib/fixtures/score";
 import type { WorldSnapshot } from "../../lib/fixtures/world";
 import type { Lexicon } from "../../lib/lexicon/lexicon";
 import { packageVersion } from "../../lib/packageVersion";
+import type { CompiledProbe } from "../../lib/probe/compile";
 import type { NormalizedResponse } from "../../lib/probe/response";
 import type { Db } from "../client";
 import { currentLexicon } from "./lexicon";
@@ -36,6 +37,7 @@ export class FixtureScoring {
   private readonly worlds = new Map<string, WorldSnapshot>();
   private readonly probes = new Map<string, ProbeNow>();
   private readonly scorers = new Map<string, (r: NormalizedResponse, field: string) => FixtureScore>();
+  private readonly compiledProbes = new Map<string, CompiledProbe>();
   private readonly worldStmt;
   /** The lexicon every fixture scores with. */
   readonly lexicon: Lexicon;
@@ -72,12 +74,22 @@ export class FixtureScoring {
     return p;
   }
 
+  /** One world's probe under its probe's current configuration and the lexicon, compiled once. */
+  compiled(digest: string): CompiledProbe {
+    let p = this.compiledProbes.get(digest);
+    if (!p) {
+      const world = this.world(digest);
+      p = compileFixtureProbe(world, this.probe(world.id).config, this.lexicon);
+      this.compiledProbes.set(digest, p);
+    }
+    return p;
+  }
+
   /** The scorer of one world under its probe's current configuration. */
   scorer(digest: string): (response: NormalizedResponse, field: string) => FixtureScore {
     let s = this.scorers.get(digest);
     if (!s) {
-      const world = this.world(digest);
-      s = fixtureScorer(world, this.probe(world.id).config, this.lexicon);
+      s = compiledFixtureScorer(this.compiled(digest));
       this.scorers.set(digest, s);
     }
     return s;

@@ -1,17 +1,22 @@
 /**
  * The mutation check on the stored configuration (DESIGN.md, "Tuning the scorer"): for each ask
  * term of a probe, its clarify tool, and each lexicon term, the fixtures (every set) that pass now
- * and fail without it; a term no fixture needs is dead. Each mutant is scored through
- * FixtureScoring with a draft (the one fixture scorer), nothing is saved.
+ * and fail without it; a term no fixture needs is dead. Each fixture is scored once through
+ * FixtureScoring (the one fixture scorer) and read once for the terms it needs
+ * (lib/tuning/mutation.ts); nothing is saved.
  */
-import { configurationOf, type ProbeConfiguration } from "../../lib/fixtures/configuration";
-import { draftLexicon } from "../../lib/lexicon/draft";
-import type { LexiconEntry } from "../../lib/lexicon/lexicon";
+import { configurationOf } from "../../lib/fixtures/configuration";
 import type { NormalizedResponse } from "../../lib/probe/response";
 import type { Label } from "../../lib/probe/schema";
-import { lexiconMutants, type Mutant, mutationCheck, probeMutants } from "../../lib/tuning/mutation";
+import {
+  lexiconMutants,
+  type Mutant,
+  mutationCheck,
+  probeMutants,
+  termsItNeeds,
+} from "../../lib/tuning/mutation";
 import type { Db } from "../client";
-import { FixtureScoring, type ScoringDraft } from "./fixtureScoring";
+import { FixtureScoring } from "./fixtureScoring";
 import { currentLexicon } from "./lexicon";
 import { getProbe } from "./probes";
 
@@ -62,35 +67,48 @@ function fixtureRows(
     .all(JSON.stringify(where.fields)) as Omit<MutationFixtureRow, "passes">[];
 }
 
+/**
+ * Each fixture is read once: its passing now, and the terms of its field it needs (termsItNeeds,
+ * with its world's probe compiled once); the clarify tool, when there is one, by scoring with the
+ * probe compiled once without it. Never a compile per term.
+ */
 function check(
   db: Db,
   rows: Omit<MutationFixtureRow, "passes">[],
   mutants: Mutant[],
-  draftFor: (m: Mutant) => ScoringDraft,
+  subject: { probe: string } | { lexicon: true },
 ) {
   const now = new FixtureScoring(db);
-  const responses = new Map<string, NormalizedResponse>();
-  const response = (r: { identity: string; set: string; response: string }) => {
-    const key = `${r.set}\u0000${r.identity}`;
-    let v = responses.get(key);
-    if (!v) {
-      v = JSON.parse(r.response) as NormalizedResponse;
-      responses.set(key, v);
-    }
-    return v;
-  };
-  const fixtures: MutationFixtureRow[] = rows.map((r) => ({
-    ...r,
-    passes: now.scorer(r.world)(response(r), r.field).label === r.expected,
-  }));
-  const scorings = new Map<Mutant, FixtureScoring>();
-  const results = mutationCheck(mutants, fixtures, (f, m) => {
-    let s = scorings.get(m);
-    if (!s) {
-      s = new FixtureScoring(db, draftFor(m));
-      scorings.set(m, s);
-    }
-    return s.scorer(f.world)(response(f), f.field).label === f.expected;
+  const clarify = mutants.find((m) => m.kind === "clarify_tool");
+  const withoutClarify =
+    clarify && "probe" in subject
+      ? new FixtureScoring(db, {
+          configurations: new Map([
+            [subject.probe, { ...now.probe(subject.probe).config, clarify_tool: null }],
+          ]),
+        })
+      : null;
+  const fixtures: (MutationFixtureRow & { response_: NormalizedResponse })[] = rows.map((r) => {
+    const response = JSON.parse(r.response) as NormalizedResponse;
+    return {
+      ...r,
+      response_: response,
+      passes: now.scorer(r.world)(response, r.field).label === r.expected,
+    };
+  });
+  const results = mutationCheck(mutants, fixtures, (f) => {
+    const needs = termsItNeeds(now.compiled(f.world), f.response_, f.field);
+    const out: Mutant[] =
+      "probe" in subject
+        ? needs.probe.map((term) => ({ kind: "probe_term", probe: subject.probe, field: f.field, term }))
+        : needs.lexicon.map((term) => ({ kind: "lexicon_term", field: f.field, term }));
+    if (
+      clarify &&
+      withoutClarify &&
+      withoutClarify.scorer(f.world)(f.response_, f.field).label !== f.expected
+    )
+      out.push(clarify);
+    return out;
   });
   return {
     fixtures: fixtures.length,
@@ -114,30 +132,16 @@ export function probeMutationCheck(db: Db, id: string): MutationReport {
   const stored = getProbe(db, id);
   if (!stored) throw new MutationError(`unknown probe: ${id}`);
   const config = configurationOf(stored.probe);
-  const without = (m: Mutant): ProbeConfiguration => {
-    if (m.kind === "clarify_tool") return { ...config, clarify_tool: null };
-    if (m.kind !== "probe_term") return config;
-    const terms = (config.ask_terms[m.field] ?? []).filter((t) => t !== m.term);
-    return { ...config, ask_terms: { ...config.ask_terms, [m.field]: terms } };
-  };
   const mutants = probeMutants({ id, ask_terms: config.ask_terms, clarify_tool: config.clarify_tool });
-  const r = check(db, fixtureRows(db, { probe: id }), mutants, (m) => ({
-    configurations: new Map([[id, without(m)]]),
-  }));
+  const r = check(db, fixtureRows(db, { probe: id }), mutants, { probe: id });
   return { subject: { kind: "probe", probe: id, version: stored.version }, ...r };
 }
 
 /** The mutation check of every lexicon term. */
 export function lexiconMutationCheck(db: Db): MutationReport {
   const lexicon = currentLexicon(db);
-  const entries = lexicon.entries;
-  const without = (m: Mutant): Record<string, LexiconEntry> => {
-    if (m.kind !== "lexicon_term") return { ...entries };
-    const e = entries[m.field];
-    return { ...entries, [m.field]: { ...e, terms: e.terms.filter((t) => t !== m.term) } };
-  };
-  const mutants = lexiconMutants(entries);
+  const mutants = lexiconMutants(lexicon.entries);
   const fields = [...new Set(mutants.map((m) => (m.kind === "lexicon_term" ? m.field : "")))];
-  const r = check(db, fixtureRows(db, { fields }), mutants, (m) => ({ lexicon: draftLexicon(without(m)) }));
+  const r = check(db, fixtureRows(db, { fields }), mutants, { lexicon: true });
   return { subject: { kind: "lexicon", version: lexicon.version }, ...r };
 }

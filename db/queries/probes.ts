@@ -10,7 +10,7 @@ import {
 } from "../../lib/fixtures/configuration";
 import { builtinProbes } from "../../lib/probe/builtin";
 import { probeDigest } from "../../lib/probe/digest";
-import { describeIssues, type Probe, ProbeSchema } from "../../lib/probe/schema";
+import { describeIssues, type Probe, ProbeSchema, StoredProbeSchema } from "../../lib/probe/schema";
 import type { Db } from "../client";
 import { probes, probeVersions } from "../schema";
 import { writeSync } from "../write";
@@ -41,7 +41,7 @@ const parsedCache = new Map<string, Probe>();
 function parseDefinition(digest: string, definition: string): Probe {
   let p = parsedCache.get(digest);
   if (!p) {
-    p = ProbeSchema.parse(JSON.parse(definition));
+    p = StoredProbeSchema.parse(JSON.parse(definition));
     parsedCache.set(digest, p);
   }
   return p;
@@ -281,7 +281,7 @@ export async function loadProbeVersion(db: Db, id: string, version: number): Pro
   if (row.definition.length > BIG_DEFINITION && !parsedCache.has(row.digest)) {
     const value = (await readJson(row.definition, WHOLE)).value;
     await new Promise<void>((resolve) => setImmediate(resolve));
-    parsedCache.set(row.digest, ProbeSchema.parse(value));
+    parsedCache.set(row.digest, StoredProbeSchema.parse(value));
   }
   return parseDefinition(row.digest, row.definition);
 }

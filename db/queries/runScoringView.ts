@@ -69,12 +69,22 @@ export function runScoringView(db: Db, runId: number): RunScoringView {
   return { probes, currentLexicon: lexicon.version, stale: probes.some((p) => p.newer !== null) };
 }
 
-/** Runs a re-score with the current configuration would change (of one probe, when given), oldest first. */
+/**
+ * Runs a re-score with the current configuration would change (of one probe, when given), oldest
+ * first. One plan and one cache of targets serve every run: a target (two compiled probes and
+ * what can move between them) is worked out once per probe version and lexicon version, not once
+ * per run, so the pages that list stale runs stay fast with many runs and a large lexicon.
+ */
 export function staleRuns(db: Db, probe?: string): RunRef[] {
   const runs = probe
     ? runsOfProbe(db, probe)
     : (db.sqlite.prepare("SELECT id, name, trace_count AS traces FROM runs ORDER BY id").all() as RunRef[]);
+  const targets = new ScoringTargets(db, currentPlan(db, currentLexicon(db)));
   return runs.filter((r) =>
-    runScoringView(db, r.id).probes.some((p) => p.newer !== null && (!probe || p.probe === probe)),
+    runScoring(db, r.id).some((s) => {
+      if (probe && s.probeId !== probe) return false;
+      const t = targets.of(s.probeId, s.probeVersion, s.lexiconVersion);
+      return typeof t !== "string" && t.footprint !== null;
+    }),
   );
 }

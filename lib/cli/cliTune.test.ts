@@ -1,5 +1,4 @@
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projectRoot } from "../root";
 import { cliSandbox } from "./testCli";
@@ -10,16 +9,8 @@ const SLOW = { timeout: 180_000 };
 const HERON = join(projectRoot(), "fixtures", "demo", "heron-mini-2026-11-29.jsonl");
 const RUN = "heron-mini/nightly-2026-11-29";
 
-function query<T>(sql: string, ...args: unknown[]): T[] {
-  const db = new Database(box.dbPath, { readonly: true });
-  try {
-    return db.prepare(sql).all(...args) as T[];
-  } finally {
-    db.close();
-  }
-}
-const lexiconVersion = () =>
-  query<{ v: number | null }>("SELECT max(version) AS v FROM lexicon_versions")[0].v ?? 0;
+const query = <T>(sql: string, ...args: unknown[]) => box.query<T>(sql, ...args);
+const lexiconVersion = () => box.lexiconVersion();
 const labelOf = (ext: string) =>
   JSON.parse(query<{ labels: string }>("SELECT labels FROM traces WHERE ext_id = ?", ext)[0].labels).timezone;
 

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 
@@ -28,6 +29,24 @@ export function cliSandbox(prefix: string) {
     /** Runs `node bin/assumeprobe.js ...args` on this sandbox's database. */
     run(args: string[], input?: string | Buffer): Promise<CliResult> {
       return runCli(args, { ASSUMEPROBE_DB: dbPath }, input);
+    },
+    /** Rows of a query on this sandbox's database, read-only. */
+    query<T>(sql: string, ...args: unknown[]): T[] {
+      const db = new Database(dbPath, { readonly: true });
+      try {
+        return db.prepare(sql).all(...args) as T[];
+      } finally {
+        db.close();
+      }
+    },
+    /** The newest saved lexicon version (0: none). */
+    lexiconVersion(): number {
+      const db = new Database(dbPath, { readonly: true });
+      try {
+        return (db.prepare("SELECT max(version) FROM lexicon_versions").pluck().get() as number | null) ?? 0;
+      } finally {
+        db.close();
+      }
     },
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };

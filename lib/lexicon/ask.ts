@@ -1,23 +1,38 @@
 import { questionSentences } from "../review/question";
+import { foldText } from "./fold";
 import { type AskRule, entryFor, type Lexicon } from "./lexicon";
-import { termsRegExp } from "./terms";
+import { lexiconTermMatcher, probeTermMatcher } from "./matcher";
+import { termMatches } from "./terms";
 
 /**
  * When a reply asks for a field (DESIGN.md's rule 1 with the lexicon): the probe's own terms as
- * substrings, the lexicon's as whole words, both lower-cased, anywhere in the text or, under the
+ * substrings of the lower-cased text, the lexicon's as whole words of the folded text (one
+ * compiled matcher each, lib/lexicon/matcher.ts), anywhere in the text or, under the
  * field's `question` rule, only inside a question sentence (lib/review/question.ts, the one
  * definition). The probe's terms are the field-name fallback when it lists none, whatever the
  * lexicon holds. With no lexicon entry this is the seed's test exactly.
  */
 
-/** A lower-cased reply text, with its question sentences found once, when a rule asks for them. */
+/** A lower-cased reply text, with its question sentences and its folded forms found once, when asked for. */
 export class AskText {
   private qs: readonly string[] | null = null;
+  private f: string | null = null;
+  private fqs: readonly string[] | null = null;
   constructor(readonly text: string) {}
   /** The question sentences of the text (lower-cased, as the text is). */
   questions(): readonly string[] {
     if (this.qs === null) this.qs = questionSentences(this.text).map((s) => s.text);
     return this.qs;
+  }
+  /** The text as lexicon terms are matched in it (lib/lexicon/fold.ts). */
+  folded(): string {
+    if (this.f === null) this.f = foldText(this.text).text;
+    return this.f;
+  }
+  /** The question sentences, folded. */
+  foldedQuestions(): readonly string[] {
+    if (this.fqs === null) this.fqs = this.questions().map((q) => foldText(q).text);
+    return this.fqs;
   }
 }
 
@@ -31,13 +46,22 @@ export interface FieldAsk {
   asks(t: AskText): boolean;
   /** The terms (probe's, then lexicon's) the reply holds where they count. */
   found(t: AskText): string[];
+  /** The same, by where each list's terms come from (the mutation check tells them apart). */
+  foundBySource(t: AskText): TermsFound;
+  /** The terms any of the lower-cased strings holds, wherever (a clarify call's arguments). */
+  mentionedIn(strings: readonly string[]): TermsFound;
   /** Whether a lower-cased string holds one of the terms, wherever (a clarify call's arguments ask by being one). */
   mentions(s: string): boolean;
+  /** Where the probe's terms occur in a lower-cased text, for highlighting: at most `max`. */
+  probeMatches(lower: string, max?: number): { start: number; end: number; term: string }[];
+  /** Where the lexicon's terms occur in a lower-cased text (offsets in it), for highlighting. */
+  lexiconMatches(lower: string, max?: number): { start: number; end: number; term: string }[];
 }
 
-function containsAny(text: string, terms: readonly string[]): boolean {
-  for (const t of terms) if (text.includes(t)) return true;
-  return false;
+/** Terms found, by list: the probe's own (lower-cased) and the lexicon's. */
+export interface TermsFound {
+  probe: ReadonlySet<string>;
+  lexicon: ReadonlySet<string>;
 }
 
 /** The ask test of one field: the probe's terms for it and the lexicon's entry for its name. */
@@ -45,43 +69,64 @@ export function fieldAsk(probeTerms: readonly string[], lexicon: Lexicon, field:
   const entry = entryFor(lexicon, field);
   const lexiconTerms = entry?.terms ?? [];
   const rule = entry?.rule ?? "anywhere";
-  const re = lexiconTerms.length > 0 ? termsRegExp(lexiconTerms) : null;
-  const singles = re ? lexiconTerms.map((t) => ({ t, re: termsRegExp([t]) })) : [];
-  const mentions = re
-    ? (s: string) => containsAny(s, probeTerms) || re.test(s)
-    : (s: string) => containsAny(s, probeTerms);
-  const foundIn = (s: string, into: Set<string>) => {
-    for (const t of probeTerms) if (s.includes(t)) into.add(t);
-    for (const x of singles) if (x.re.test(s)) into.add(x.t);
+  const own = probeTermMatcher(probeTerms);
+  const words = lexiconTerms.length > 0 ? lexiconTermMatcher(lexiconTerms) : null;
+  /** One reading of the text (or a question) and, with lexicon terms, of its folded form. */
+  const holds = (lower: string, folded: () => string) => own.test(lower) || words?.test(folded()) === true;
+  const collect = (
+    lower: string,
+    folded: () => string,
+    into: { probe: Set<string>; lexicon: Set<string> },
+  ) => {
+    own.scan(lower, (id) => {
+      into.probe.add(probeTerms[id]);
+    });
+    words?.scan(folded(), (id) => {
+      into.lexicon.add(lexiconTerms[id]);
+    });
   };
-  if (rule === "anywhere") {
-    return {
-      probeTerms,
-      lexiconTerms,
-      rule,
-      asks: (t) => mentions(t.text),
-      found: (t) => {
-        const out = new Set<string>();
-        foundIn(t.text, out);
-        return [...out];
-      },
-      mentions,
-    };
-  }
+  const foundBySource = (t: AskText) => {
+    const out = { probe: new Set<string>(), lexicon: new Set<string>() };
+    for (const [lower, folded] of everywhere(t)) collect(lower, folded, out);
+    return out;
+  };
+  const everywhere = (t: AskText): [string, () => string][] =>
+    rule === "anywhere"
+      ? [[t.text, () => t.folded()]]
+      : t.questions().map((q, i) => [q, () => t.foldedQuestions()[i]]);
   return {
     probeTerms,
     lexiconTerms,
     rule,
     asks: (t) => {
-      for (const q of t.questions()) if (mentions(q)) return true;
+      if (rule === "anywhere") return holds(t.text, () => t.folded());
+      const qs = t.questions();
+      for (let i = 0; i < qs.length; i++) if (holds(qs[i], () => t.foldedQuestions()[i])) return true;
       return false;
     },
     found: (t) => {
-      const out = new Set<string>();
-      for (const q of t.questions()) foundIn(q, out);
-      // In the probe's order, then the lexicon's, as the anywhere rule lists them.
-      return [...probeTerms, ...lexiconTerms].filter((x) => out.has(x));
+      const out = foundBySource(t);
+      // In the probe's order, then the lexicon's, each once.
+      const listed = new Set<string>();
+      for (const x of probeTerms) if (out.probe.has(x)) listed.add(x);
+      for (const x of lexiconTerms) if (out.lexicon.has(x)) listed.add(x);
+      return [...listed];
     },
-    mentions,
+    foundBySource,
+    mentionedIn: (strings) => {
+      const out = { probe: new Set<string>(), lexicon: new Set<string>() };
+      for (const s of strings) collect(s, () => foldText(s).text, out);
+      return out;
+    },
+    mentions: (s) => holds(s, () => foldText(s).text),
+    probeMatches: (lower, max = 1000) => {
+      const out: { start: number; end: number; term: string }[] = [];
+      own.scan(lower, (id, start, end) => {
+        out.push({ start, end, term: probeTerms[id] });
+        return out.length >= max;
+      });
+      return out;
+    },
+    lexiconMatches: (lower, max = 1000) => termMatches(lower, lexiconTerms, max),
   };
 }

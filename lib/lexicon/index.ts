@@ -4,8 +4,12 @@
  * current); fixture sets score under a draft with db/queries/fixtureScoring.ts (FixtureScoring with
  * a ScoringDraft).
  *
- * - Terms (terms.ts): normalizeTerm, termProblem, holdsTerm, termsRegExp, termMatches: whole words,
- *   one or more, at word boundaries; a trailing `*` a prefix; lower-cased on both sides.
+ * - Terms (terms.ts): normalizeTerm, termProblem, holdsTerm, termMatches: whole words, one or
+ *   more, at word boundaries; a trailing `*` a prefix; lower-cased on both sides with combining
+ *   marks dropped (fold.ts); substrings in scripts written without spaces.
+ * - Limits (limits.ts): TERM_LIMITS and the checks every writer of terms applies.
+ * - Matching (matcher.ts, termFinder.ts): one compiled matcher per list of terms, linear in the
+ *   text and the terms.
  * - Entries and versions (lexicon.ts): Lexicon, LexiconEntry, AskRule, EMPTY_LEXICON,
  *   NO_LEXICON_VERSION, entryFor, normalizeEntries, applyLexiconEdit, diffEntries,
  *   describeEntryChanges, LexiconError.
@@ -39,4 +43,13 @@ export {
   normalizeEntries,
   normalizeEntry,
 } from "./lexicon";
-export { holdsTerm, MAX_TERM_LENGTH, normalizeTerm, termMatches, termProblem, termsRegExp } from "./terms";
+export {
+  askTermsProblem,
+  fieldTermsProblem,
+  overLimitNotice,
+  TERM_LIMITS,
+  termListsProblem,
+  termTextProblem,
+} from "./limits";
+export { lexiconTermMatcher, probeTermMatcher, type TermMatcher } from "./matcher";
+export { holdsTerm, MAX_TERM_LENGTH, normalizeTerm, termMatches, termProblem } from "./terms";

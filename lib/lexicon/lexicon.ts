@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { fieldTermsProblem, termListsProblem } from "./limits";
 import { normalizeTerm, termProblem } from "./terms";
 
 /**
@@ -23,7 +24,13 @@ export interface LexiconEntry {
 }
 
 export const LexiconEntrySchema = z
-  .object({ terms: z.array(z.string().min(1)), rule: z.enum(ASK_RULES) })
+  .object({
+    terms: z.array(z.string().min(1)).superRefine((terms, ctx) => {
+      const p = fieldTermsProblem("the entry", terms.length);
+      if (p) ctx.addIssue({ code: "custom", message: p });
+    }),
+    rule: z.enum(ASK_RULES),
+  })
   .strict();
 
 /** One version of the lexicon: its entries by field name. Treated as immutable once made. */
@@ -55,7 +62,11 @@ export class LexiconError extends Error {}
  * says nothing (no terms and the default rule), so it is left out. Throws LexiconError for a bad
  * term, naming the field.
  */
-export function normalizeEntry(field: string, entry: LexiconEntry): LexiconEntry | null {
+export function normalizeEntry(
+  field: string,
+  entry: LexiconEntry,
+  o: NormalizeOptions = {},
+): LexiconEntry | null {
   const terms = new Set<string>();
   for (const raw of entry.terms) {
     const t = normalizeTerm(raw);
@@ -63,6 +74,8 @@ export function normalizeEntry(field: string, entry: LexiconEntry): LexiconEntry
     if (problem) throw new LexiconError(`${field}: ${problem}`);
     terms.add(t);
   }
+  const tooMany = o.limits === false ? null : fieldTermsProblem(field, terms.size);
+  if (tooMany) throw new LexiconError(tooMany);
   if (terms.size === 0 && entry.rule === "anywhere") return null;
   return { terms: [...terms].sort(), rule: entry.rule };
 }
@@ -74,34 +87,61 @@ function checkField(field: string): void {
     throw new LexiconError(`field name "${field.slice(0, 40)}…" is longer than ${MAX_FIELD_NAME_LENGTH}`);
 }
 
-/** Entries as stored: each normalized, empty ones left out, fields in order. Throws LexiconError. */
+/**
+ * Entries as stored: each normalized, empty ones left out, fields in order, within the limits
+ * (lib/lexicon/limits.ts). Throws LexiconError, naming the field, term or limit.
+ */
 export function normalizeEntries(
   entries: Readonly<Record<string, LexiconEntry>>,
+  o: NormalizeOptions = {},
 ): Record<string, LexiconEntry> {
   const out: Record<string, LexiconEntry> = {};
   for (const field of Object.keys(entries).sort()) {
     checkField(field);
-    const e = normalizeEntry(field, entries[field]);
+    const e = normalizeEntry(field, entries[field], o);
     if (e) out[field] = e;
   }
+  if (o.limits === false) return out;
+  const p = termListsProblem(entryTerms(out), "the lexicon");
+  if (p) throw new LexiconError(p);
+  return out;
+}
+
+export interface NormalizeOptions {
+  /**
+   * false: leave the limits on counts unchecked. Only for drafts that are scored and never saved
+   * (a suggestion weighed against a lexicon already at its limits); every save checks them.
+   */
+  limits?: boolean;
+}
+
+/** The terms of entries by field, as the limits read them. */
+export function entryTerms(
+  entries: Readonly<Record<string, LexiconEntry>>,
+): Record<string, readonly string[]> {
+  const out: Record<string, readonly string[]> = {};
+  for (const [f, e] of Object.entries(entries)) out[f] = e.terms;
   return out;
 }
 
 /** An edit of the lexicon, as `assumeprobe lexicon edit` and the lexicon page make them. */
 export interface LexiconEdit {
+  /** Fields whose whole entry goes (terms and rule), before anything else. */
+  clear?: readonly string[];
   add?: readonly { field: string; term: string }[];
   remove?: readonly { field: string; term: string }[];
   rule?: readonly { field: string; rule: AskRule }[];
 }
 
 /**
- * Applies an edit to entries: removals, then additions, then rules. Removing a term the entry
- * does not hold is an error (it names the field and term), so a typo does not pass silently.
- * Returns normalized entries (normalizeEntries).
+ * Applies an edit to entries: cleared fields, removals, then additions, then rules. Removing a
+ * term the entry does not hold, or clearing an entry there is not, is an error (it names the
+ * field and term), so a typo does not pass silently. Returns normalized entries (normalizeEntries).
  */
 export function applyLexiconEdit(
   entries: Readonly<Record<string, LexiconEntry>>,
   edit: LexiconEdit,
+  o: NormalizeOptions = {},
 ): Record<string, LexiconEntry> {
   const work = new Map<string, { terms: Set<string>; rule: AskRule }>();
   for (const [f, e] of Object.entries(entries)) work.set(f, { terms: new Set(e.terms), rule: e.rule });
@@ -114,6 +154,9 @@ export function applyLexiconEdit(
     }
     return e;
   };
+  for (const field of edit.clear ?? []) {
+    if (!work.delete(field)) throw new LexiconError(`${field}: the lexicon has no entry to clear`);
+  }
   for (const { field, term } of edit.remove ?? []) {
     const t = normalizeTerm(term);
     if (!at(field).terms.delete(t))
@@ -128,7 +171,7 @@ export function applyLexiconEdit(
   for (const { field, rule } of edit.rule ?? []) at(field).rule = rule;
   const out: Record<string, LexiconEntry> = {};
   for (const [f, e] of work) out[f] = { terms: [...e.terms], rule: e.rule };
-  return normalizeEntries(out);
+  return normalizeEntries(out, o);
 }
 
 /** How one field's entry differs between two lexicons. */

@@ -13,7 +13,6 @@ import { type Cut, cutOf, fitsWhole, PAGE_BUDGET } from "../budget/jsonBudget";
 import { readJson } from "../budget/readJson";
 import { isObject } from "../isObject";
 import { AskText } from "../lexicon/ask";
-import { termMatches } from "../lexicon/terms";
 import { questionSentences } from "../review/question";
 import { type CompiledProbe, compileProbe } from "./compile";
 import type { NormalizedResponse } from "./response";
@@ -329,18 +328,9 @@ export function askTermHits(
   for (const f of p.fields.slice(0, PAGE_BUDGET.entries)) {
     const ask = p.ask[f];
     const found = ask.found(asking);
-    for (const t of ask.probeTerms) {
-      if (t === "" || !found.includes(t)) continue;
-      let at = lower.indexOf(t);
-      let n = 0;
-      while (at >= 0 && n < 1000) {
-        if (counts(ask.rule, at, at + t.length)) mark(f, at, t.length);
-        at = lower.indexOf(t, at + t.length);
-        n++;
-      }
-    }
-    const lexiconFound = ask.lexiconTerms.filter((t) => found.includes(t));
-    for (const m of termMatches(lower, lexiconFound))
+    for (const m of ask.probeMatches(lower))
+      if (counts(ask.rule, m.start, m.end)) mark(f, m.start, m.end - m.start);
+    for (const m of ask.lexiconMatches(lower))
       if (counts(ask.rule, m.start, m.end)) mark(f, m.start, m.end - m.start);
     fields[f] = {
       terms: [...ask.probeTerms, ...ask.lexiconTerms],

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { FactSchema } from "../gate/factSchema";
 import { isObject } from "../isObject";
+import { askTermsProblem } from "../lexicon/limits";
 
 export const LABELS = ["ASK", "OMIT", "COPY", "INJECT", "DRIFT", "ERROR"] as const;
 export const LabelSchema = z.enum(LABELS);
@@ -52,6 +53,19 @@ export function schemaRole(params: ReturnType<typeof toolParameters>, key: strin
   return Object.hasOwn(params.properties, key) ? "optional" : "not_in_schema";
 }
 
+/** A probe's own ask terms as stored, without the limits: what versions saved before them hold. */
+const StoredAskTermsSchema = z.record(z.string(), z.array(z.string().min(1)));
+
+/**
+ * A probe's own ask terms as a writer brings them (a file, a record's inline probe, an edit, a
+ * fixture import): within the limits of lib/lexicon/limits.ts, each refusal naming the field and
+ * the term or limit.
+ */
+export const AskTermsSchema = StoredAskTermsSchema.superRefine((terms, ctx) => {
+  const p = askTermsProblem(terms, "the probe");
+  if (p) ctx.addIssue({ code: "custom", message: p });
+});
+
 export const ProbeSchema = z
   .object({
     id: ProbeIdSchema,
@@ -63,13 +77,18 @@ export const ProbeSchema = z
     tool: ToolSchema.optional(),
     tools: z.array(ToolSchema).optional(),
     fields: z.array(z.string().min(1)).optional(),
-    ask_terms: z.record(z.string(), z.array(z.string().min(1))).default({}),
+    ask_terms: AskTermsSchema.default({}),
     bait: z.array(z.string()).default([]),
     clarify_tool: z.string().min(1).optional(),
     requires: z.array(z.string().min(1)).default([]),
     facts: z.record(z.string(), FactSchema).optional(),
   })
   .strict();
+/**
+ * A probe definition as stored: versions saved before the limits existed stay readable (they
+ * score as they are; the next edit must bring them within the limits).
+ */
+export const StoredProbeSchema = ProbeSchema.extend({ ask_terms: StoredAskTermsSchema.default({}) });
 /** A probe as written in a file (defaults not yet applied). */
 export type ProbeInput = z.input<typeof ProbeSchema>;
 /** A validated probe definition. */

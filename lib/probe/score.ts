@@ -222,7 +222,7 @@ function scoreArgs(read: ReadArgs, p: CompiledProbe): Record<string, FieldScore>
 }
 
 /** Every string inside a value, lower-cased (keys included), for "which fields does this clarify call name". */
-function collectStrings(v: unknown, out: string[], depth = 0): void {
+export function collectStrings(v: unknown, out: string[], depth = 0): void {
   if (depth > 20) return;
   if (typeof v === "string") out.push(v.toLowerCase());
   else if (Array.isArray(v)) for (const x of v) collectStrings(x, out, depth + 1);

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { ProbeConfigurationSchema } from "../fixtures/configuration";
-import { ASK_RULES, MAX_FIELD_NAME_LENGTH } from "../lexicon/lexicon";
+import { ASK_RULES, LexiconError, MAX_FIELD_NAME_LENGTH, normalizeEntries } from "../lexicon/lexicon";
 import { MAX_TERM_LENGTH } from "../lexicon/terms";
-import { ProbeIdSchema } from "../probe/schema";
+import { AskTermsSchema, ProbeIdSchema } from "../probe/schema";
 import { ReviewerSchema } from "../review/contract";
 
 /**
@@ -12,14 +12,22 @@ import { ReviewerSchema } from "../review/contract";
 const Term = z.string().max(MAX_TERM_LENGTH * 4);
 const Field = z.string().min(1).max(MAX_FIELD_NAME_LENGTH);
 
+/** A lexicon draft: refused, naming the field, term or limit, unless it could be saved as it is. */
 export const LexiconEntriesSchema = z
-  .record(Field, z.object({ terms: z.array(Term).max(500), rule: z.enum(ASK_RULES) }).strict())
-  .refine((r) => Object.keys(r).length <= 2000, "at most 2,000 fields");
+  .record(Field, z.object({ terms: z.array(Term), rule: z.enum(ASK_RULES) }).strict())
+  .superRefine((entries, ctx) => {
+    try {
+      normalizeEntries(entries);
+    } catch (e) {
+      if (!(e instanceof LexiconError)) throw e;
+      ctx.addIssue({ code: "custom", message: e.message });
+    }
+  });
 
 export const ProbeDraftSchema = z.object({
   probe: ProbeIdSchema,
   configuration: ProbeConfigurationSchema.extend({
-    ask_terms: z.record(Field, z.array(Term.min(1)).max(500)),
+    ask_terms: z.record(Field, z.array(Term.min(1))).pipe(AskTermsSchema),
     bait: z.array(z.string().max(500)).max(500),
   }),
 });

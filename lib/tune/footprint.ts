@@ -24,6 +24,11 @@ export interface Footprint {
    * change to touch it; null when the ask changes give no such test (every trace with a text).
    */
   needles: string[] | null;
+  /**
+   * A needle came from a lexicon term, which matches the folded text (lib/lexicon/fold.ts:
+   * `cafe` is found in `café`): a response that is not all ASCII may hold it without the needle.
+   */
+  folded?: boolean;
   /** Bait changed: INJECT and COPY fields (and side effects) may change reasons and flags. */
   bait: boolean;
 }
@@ -73,10 +78,12 @@ export function footprint(from: CompiledProbe, to: CompiledProbe): Footprint | n
   const ask = new Map<string, { fromDrift: boolean; fromAsk: boolean }>();
   const needles = new Set<string>();
   let needleless = false;
-  const need = (term: string) => {
-    const n = needleOf(term);
+  let folded = false;
+  const need = (pair: string) => {
+    const n = needleOf(termOf(pair));
     if (n === null) needleless = true;
     else needles.add(n);
+    if (pair.startsWith("w")) folded = true;
   };
   for (const f of from.fields) {
     const a = pairs(from, f);
@@ -92,15 +99,15 @@ export function footprint(from: CompiledProbe, to: CompiledProbe): Footprint | n
       // Narrower (anywhere → question) can only lose asks; wider can only gain them.
       if (ruleTo === "question") fromAsk = true;
       else fromDrift = true;
-      for (const x of new Set([...a, ...b])) need(termOf(x));
-    } else for (const x of [...added, ...removed]) need(termOf(x));
+      for (const x of new Set([...a, ...b])) need(x);
+    } else for (const x of [...added, ...removed]) need(x);
     ask.set(f, { fromDrift, fromAsk });
   }
   const baitFrom = [...from.bait].sort().join("\u0000");
   const baitTo = [...to.bait].sort().join("\u0000");
   const bait = baitFrom !== baitTo;
   if (ask.size === 0 && !bait) return null;
-  return { all: false, ask, needles: needleless ? null : [...needles], bait };
+  return { all: false, ask, needles: needleless ? null : [...needles], folded, bait };
 }
 
 /**
@@ -122,12 +129,15 @@ export function mayChange(
   return askMayChange(f, responseJson);
 }
 
+const NOT_ASCII = /[^\x00-\x7f]/;
+
 /** Whether the footprint's ask changes can touch a response (its JSON): it holds a changed term. */
 export function askMayChange(f: Footprint, responseJson: string): boolean {
   if (f.all) return true;
   if (f.ask.size === 0) return false;
   // No text and no call arguments: nothing an ask term could be found in.
   if (f.needles === null) return !responseJson.startsWith('{"text":null,"tool_calls":[]');
+  if (f.folded && NOT_ASCII.test(responseJson)) return true;
   const lower = responseJson.toLowerCase();
   for (const n of f.needles) if (lower.includes(n)) return true;
   return false;

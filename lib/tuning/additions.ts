@@ -1,7 +1,7 @@
+import { type TermFinder, termFinder } from "../lexicon/termFinder";
 import type { Label } from "../probe/schema";
 import { candidateGrams, type TextSentences, wordCount } from "./grams";
 import { isContentTerm } from "./stopWords";
-import { type TermFinder, termFinder } from "./termFinder";
 import type { LabelledField } from "./types";
 
 /**

@@ -1,6 +1,7 @@
 import { AskText } from "../lexicon/ask";
 import { DRAFT_LEXICON_VERSION } from "../lexicon/draft";
 import { applyLexiconEdit, type Lexicon, type LexiconEdit } from "../lexicon/lexicon";
+import { wholeWordsAt } from "../lexicon/matcher";
 import { type CompiledProbe, compileProbe } from "../probe/compile";
 import type { NormalizedResponse } from "../probe/response";
 import type { Label, Probe } from "../probe/schema";
@@ -38,13 +39,8 @@ export interface BoundSuggestion {
   askTermsWith(draft: readonly TermChange[]): Record<string, string[]>;
 }
 
-const WORD_CHAR = /[\p{L}\p{N}_]/u;
-const isWord = (c: string | undefined) => c !== undefined && WORD_CHAR.test(c);
-
-/** The lexicon's word boundary (lib/lexicon/terms.ts): no letter, digit or `_` on either side. */
-export function atWordBoundaries(text: string, start: number, end: number): boolean {
-  return !isWord(text[start - 1]) && !isWord(text[end]);
-}
+/** The lexicon's word boundary (lib/lexicon/matcher.ts), where a candidate term occurs. */
+export const atWordBoundaries = wholeWordsAt;
 
 /** The draft's changes as one lexicon edit. */
 export function lexiconEditOf(draft: readonly TermChange[]): LexiconEdit {
@@ -111,7 +107,8 @@ export function bindSuggestion(
       // Compiled probes are cached per lexicon object: one object per draft.
       l = {
         version: DRAFT_LEXICON_VERSION,
-        entries: applyLexiconEdit(lexicon.entries, lexiconEditOf(draft)),
+        // Weighed, never saved here: a lexicon at its limits still gets suggestions (a save checks).
+        entries: applyLexiconEdit(lexicon.entries, lexiconEditOf(draft), { limits: false }),
       };
       lexicons.set(draft, l);
     }

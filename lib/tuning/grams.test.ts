@@ -1,7 +1,5 @@
-import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { candidateGrams, wordCount } from "./grams";
-import { termFinder } from "./termFinder";
 
 const terms = (t: string) => candidateGrams(t).map((g) => g.term);
 
@@ -46,42 +44,5 @@ describe("candidateGrams", () => {
   it("counts words", () => {
     expect(wordCount("where are you")).toBe(3);
     expect(wordCount("what's")).toBe(1);
-  });
-});
-
-describe("termFinder", () => {
-  it("finds every occurrence of every term, overlapping ones included", () => {
-    const f = termFinder(["he", "she", "his", "hers"]);
-    const hits: [string, number, number][] = [];
-    f.scan("ushers", (id, s, e) => hits.push([f.terms[id], s, e]));
-    expect(hits).toEqual([
-      ["she", 1, 4],
-      ["he", 2, 4],
-      ["hers", 2, 6],
-    ]);
-  });
-
-  it("agrees with indexOf on any text and terms", () => {
-    fc.assert(
-      fc.property(
-        fc.array(fc.string({ unit: fc.constantFrom("a", "b", " "), minLength: 1, maxLength: 4 }), {
-          maxLength: 8,
-        }),
-        fc.string({ unit: fc.constantFrom("a", "b", " "), maxLength: 30 }),
-        (ts, text) => {
-          const uniq = [...new Set(ts)];
-          const got = new Set<string>();
-          termFinder(uniq).scan(text, (id, s, e) => {
-            expect(text.slice(s, e)).toBe(uniq[id]);
-            got.add(`${id}@${s}`);
-          });
-          const want = new Set<string>();
-          uniq.forEach((t, id) => {
-            for (let at = text.indexOf(t); at !== -1; at = text.indexOf(t, at + 1)) want.add(`${id}@${at}`);
-          });
-          expect(got).toEqual(want);
-        },
-      ),
-    );
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { configurationOf, type ProbeConfiguration } from "../fixtures/configuration";
-import { scoreFixture } from "../fixtures/score";
+import { compileFixtureProbe, scoreFixture } from "../fixtures/score";
 import { seedFixtures } from "../fixtures/seed";
 import { builtinProbes } from "../probe/builtin";
 import { normalizeExplicit } from "../probe/normalize";
@@ -12,6 +12,7 @@ import {
   type Mutant,
   mutationCheck,
   probeMutants,
+  termsItNeeds,
   touches,
 } from "./mutation";
 
@@ -58,7 +59,13 @@ describe("mutationCheck with the real scorer", () => {
       'timezone="which zone"',
       "clarify tool ask_user",
     ]);
-    const results = mutationCheck(mutants, fixtures, (f, m) => scoreFixture(f, without(config, m)).passed);
+    const clarify = mutants[mutants.length - 1];
+    const results = mutationCheck(mutants, fixtures, (f) => [
+      ...termsItNeeds(compileFixtureProbe(f.world, config), f.response, f.field).probe.map(
+        (term): Mutant => ({ kind: "probe_term", probe: probe.id, field: f.field, term }),
+      ),
+      ...(scoreFixture(f, without(config, clarify)).passed ? [] : [clarify]),
+    ]);
     const needed = Object.fromEntries(
       results.map((r) => [describeMutant(r.mutant), r.needed.map((f) => f.name)]),
     );
@@ -78,7 +85,7 @@ describe("mutationCheck with the real scorer", () => {
     const [r] = mutationCheck(
       [{ kind: "probe_term", probe: probe.id, field: "timezone", term: "which zone" }],
       [failing],
-      () => false,
+      () => [{ kind: "probe_term", probe: probe.id, field: "timezone", term: "which zone" }],
     );
     expect(r.needed).toEqual([]);
     expect(r.dead).toBe(true);

@@ -9,6 +9,7 @@ import {
   type LexiconEdit,
   LexiconError,
 } from "../../lexicon/lexicon";
+import { TERM_LIMITS } from "../../lexicon/limits";
 import { cliDb } from "../db";
 import { LineWriter } from "../output";
 import { runTuneFlow, type TuneFlags } from "../tuneFlow";
@@ -25,14 +26,21 @@ export function fieldValue(text: string, flag: string, what: string): { field: s
 }
 
 interface EditOptions extends TuneFlags {
+  clear: string[];
   add: string[];
   remove: string[];
   rule: string[];
 }
 
 /** The flags of `lexicon edit` as an edit, or a usage error that says which flag was wrong. */
-export function lexiconEditOf(o: { add: string[]; remove: string[]; rule: string[] }): LexiconEdit {
+export function lexiconEditOf(o: {
+  clear?: string[];
+  add: string[];
+  remove: string[];
+  rule: string[];
+}): LexiconEdit {
   const edit: Required<LexiconEdit> = {
+    clear: (o.clear ?? []).map((f) => f.trim()),
     add: o.add.map((a) => {
       const { field, value } = fieldValue(a, "--add", "TERM");
       return { field, term: value };
@@ -48,8 +56,8 @@ export function lexiconEditOf(o: { add: string[]; remove: string[]; rule: string
       return { field, rule: value as AskRule };
     }),
   };
-  if (edit.add.length + edit.remove.length + edit.rule.length === 0)
-    throw new UsageError("lexicon edit: say what to change (--add, --remove or --rule)");
+  if (edit.clear.length + edit.add.length + edit.remove.length + edit.rule.length === 0)
+    throw new UsageError("lexicon edit: say what to change (--add, --remove, --rule or --clear)");
   return edit;
 }
 
@@ -111,7 +119,7 @@ export function registerLexicon(program: Command): void {
   lexicon
     .command("edit")
     .description(
-      "Change the lexicon: print the what-if (fixtures fixed and broken, label moves), then save it as a new version unless --dry-run. A change that breaks a seed fixture exits 1 and saves nothing unless --allow-break.",
+      `Change the lexicon: print the what-if (fixtures fixed and broken, label moves), then save it as a new version unless --dry-run. A change that breaks a seed fixture exits 1 and saves nothing unless --allow-break. Limits: ${TERM_LIMITS.termsPerField} terms a field, ${TERM_LIMITS.termLength} characters a term, ${TERM_LIMITS.fields} fields, ${TERM_LIMITS.totalTerms.toLocaleString("en-US")} terms in all.`,
     )
     .option(
       "--add <field=term>",
@@ -121,6 +129,12 @@ export function registerLexicon(program: Command): void {
     )
     .option("--remove <field=term>", "remove a term from a field's entry", collect, [])
     .option("--rule <field=rule>", "the field's ask rule: anywhere or question", collect, [])
+    .option(
+      "--clear <field>",
+      "remove a field's whole entry (its terms and rule), before the other changes",
+      collect,
+      [],
+    )
     .option("--by <name>", "who saves it (default: your login name)")
     .option("--allow-break", "save even when it breaks a seed fixture")
     .option("--dry-run", "print the what-if and save nothing")

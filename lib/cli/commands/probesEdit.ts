@@ -2,6 +2,7 @@ import { type Command, Option } from "commander";
 import { getProbe, ProbeEditError, saveProbeConfiguration } from "../../../db/queries/probes";
 import { runsOfProbe } from "../../../db/queries/tuneRuns";
 import { configurationOf, type ProbeConfiguration } from "../../fixtures/configuration";
+import { askTermsProblem } from "../../lexicon/limits";
 import { askTermsFor, probedFields } from "../../probe/compile";
 import type { Probe } from "../../probe/schema";
 import { cliDb } from "../db";
@@ -113,6 +114,9 @@ export function registerProbesEdit(probes: Command): void {
       const stored = getProbe(db, id);
       if (!stored) throw new UsageError(`unknown probe "${id}"; see assumeprobe probes list`);
       const configuration = editConfiguration(stored.probe, edit);
+      // Before the what-if: a draft no save would take is refused at once, naming the limit.
+      const tooMany = askTermsProblem(configuration.ask_terms, `probe ${id}`);
+      if (tooMany) throw new UsageError(`probes edit ${id}: ${tooMany}`);
       process.exitCode = await runTuneFlow(
         db,
         { kind: "probe", probe: id, configuration },

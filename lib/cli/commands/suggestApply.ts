@@ -3,7 +3,8 @@ import { saveLexicon } from "../../../db/queries/lexicon";
 import { ProbeEditError, saveProbeConfiguration } from "../../../db/queries/probes";
 import { draftOf, type SuggestResult } from "../../../db/queries/suggest";
 import { runsOfProbe, runsProbingFields } from "../../../db/queries/tuneRuns";
-import { diffEntries } from "../../lexicon/lexicon";
+import { diffEntries, type LexiconEntry, LexiconError, normalizeEntries } from "../../lexicon/lexicon";
+import { askTermsProblem } from "../../lexicon/limits";
 import { runTuneFlow, type TuneFlags } from "../tuneFlow";
 import { UsageError } from "../usage";
 
@@ -20,6 +21,12 @@ export async function applySuggestions(
   flags: TuneFlags,
 ): Promise<number> {
   const draft = draftOf(r, n);
+  // Before the what-if: the limits every save applies (a lexicon at its limits takes no more).
+  const tooMany =
+    draft.kind === "lexicon"
+      ? lexiconProblem(draft.entries)
+      : askTermsProblem(draft.configuration.ask_terms, `probe ${draft.probe}`);
+  if (tooMany) throw new UsageError(`suggest --apply: ${tooMany}`);
   if (draft.kind === "lexicon") {
     const base = r.bound.lexiconWith([]);
     const fields = diffEntries(base.entries, draft.entries).map((c) => c.field);
@@ -49,4 +56,14 @@ export async function applySuggestions(
     },
     () => runsOfProbe(db, draft.probe),
   );
+}
+
+function lexiconProblem(entries: Readonly<Record<string, LexiconEntry>>): string | null {
+  try {
+    normalizeEntries(entries);
+    return null;
+  } catch (e) {
+    if (e instanceof LexiconError) return e.message;
+    throw e;
+  }
 }

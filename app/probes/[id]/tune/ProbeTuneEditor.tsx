@@ -15,6 +15,7 @@ import {
   normalizeConfiguration,
   type ProbeConfiguration,
 } from "@/lib/fixtures/configuration";
+import { termTextProblem } from "@/lib/lexicon/limits";
 import { takeIntoTerms } from "@/lib/tuning/draftChange";
 
 export interface TuneField {
@@ -136,6 +137,7 @@ export function ProbeTuneEditor({
                   label={`${f.field} ask terms`}
                   placeholder="an ask term, e.g. which zone"
                   normalize={(t) => t.trim().toLowerCase()}
+                  problem={(t) => termTextProblem(t)}
                   testId="field-terms"
                   readOnly={[
                     ...(own.length === 0

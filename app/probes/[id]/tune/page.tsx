@@ -21,6 +21,7 @@ import {
 } from "@/lib/fixtures/configuration";
 import { firstParam as one } from "@/lib/http/searchParam";
 import { entryFor } from "@/lib/lexicon/lexicon";
+import { overLimitNotice } from "@/lib/lexicon/limits";
 import { askTermsFor, probedFields } from "@/lib/probe/compile";
 import type { Probe } from "@/lib/probe/schema";
 import { decodeSegment } from "@/lib/runPath";
@@ -101,6 +102,7 @@ export default async function ProbeTunePage({ params, searchParams }: Props) {
   const stale = staleRuns(db, id);
   const running = rescoreProgress(db, pendingConfigRescores(db));
   const base = `/probes/${encodeURIComponent(id)}`;
+  const overLimit = overLimitNotice(probe.ask_terms, "This probe's own terms");
 
   return (
     <div className="space-y-4" data-testid="tune-page" data-version={current.version}>
@@ -136,6 +138,12 @@ export default async function ProbeTunePage({ params, searchParams }: Props) {
           </span>
         </p>
       </div>
+
+      {overLimit ? (
+        <p role="status" className="rounded bg-amber-50 p-3 text-sm text-amber-900" data-testid="over-limit">
+          {overLimit}
+        </p>
+      ) : null}
 
       <ProbeTuneEditor
         probe={id}
