@@ -20,7 +20,8 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 /** The first fenced block of `lang` under the heading `## title`. */
 function example(title: string, lang: string): string {
   const section = doc.split(/^## /m).find((s) => s.startsWith(`${title}\n`));
-  const m = section && new RegExp("```" + lang + "\\n([\\s\\S]*?)```").exec(section);
+  const fence = "```";
+  const m = section && new RegExp(`${fence}${lang}\\n([\\s\\S]*?)${fence}`).exec(section);
   if (!m) throw new Error(`no ${lang} block under "## ${title}"`);
   return m[1];
 }

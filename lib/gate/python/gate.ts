@@ -1,5 +1,5 @@
 /** The Python twin's gate, decision table, require_known and side_effect (lib/gate/decide.ts, decisionTable.ts, requireKnown.ts, sideEffect.ts). `__DECISION_TABLE__` is filled in by module.ts. */
-export const GATE_PY = String.raw`
+export const GATE_PY = `
 
 @dataclass(frozen=True)
 class GateResult:

@@ -1,5 +1,5 @@
 /** `_js_number(v)`: a number as JavaScript prints it (`String(n)`), for Python code that must word values as the TypeScript code does (the gate's twin, the pytest reference scorer). */
-export const PY_JS_NUMBER = String.raw`def _js_number(v):
+export const PY_JS_NUMBER = `def _js_number(v):
     """A number as JavaScript prints it (String(n))."""
     if isinstance(v, int) and abs(v) < 2 ** 53:
         return str(v)
