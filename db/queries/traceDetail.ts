@@ -11,7 +11,7 @@
  */
 import { type JsonBudget, PAGE_BUDGET } from "../../lib/budget/jsonBudget";
 import { readJson } from "../../lib/budget/readJson";
-import { WorldStateSchema } from "../../lib/gate/facts";
+import { WorldStateSchema } from "../../lib/gate/factSchema";
 import { convertWhen2Call } from "../../lib/ingest/when2call";
 import { isObject } from "../../lib/isObject";
 import { EMPTY_LEXICON, type Lexicon } from "../../lib/lexicon/lexicon";

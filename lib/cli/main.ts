@@ -4,6 +4,7 @@ import { registerCheck } from "./commands/check";
 import { registerExport } from "./commands/export";
 import { registerFixtures } from "./commands/fixtures";
 import { registerFuzzGate } from "./commands/fuzzGate";
+import { registerGate } from "./commands/gate";
 import { registerIngest } from "./commands/ingest";
 import { registerLabel } from "./commands/label";
 import { registerLexicon } from "./commands/lexicon";
@@ -38,6 +39,7 @@ export function buildProgram(): Command {
   registerSetup(program);
   registerRun(program);
   registerFuzzGate(program);
+  registerGate(program);
   registerCheck(program);
   registerSuggest(program);
   registerMutationCheck(program);

@@ -10,39 +10,43 @@ export interface DecisionTableRow {
   readonly toolCall: "allow" | "block";
 }
 
-/** The article's decision table for the turn, as data. */
-export const DECISION_TABLE: readonly DecisionTableRow[] = Object.freeze([
-  {
-    row: "all_known",
-    worldState: "Required facts all known",
-    userVisible: "Confirm the action in one line",
-    toolCall: "allow",
-  },
-  {
-    row: "unknown",
-    worldState: "Any required fact unknown",
-    userVisible: "Ask only for the missing fact(s)",
-    toolCall: "block",
-  },
-  {
-    row: "conflict",
-    worldState: "Any required fact conflict",
-    userVisible: "Show both values and stop",
-    toolCall: "block",
-  },
-  {
-    row: "unparsed",
-    worldState: "JSON from the model will not parse",
-    userVisible: "Retry once, then fail the turn",
-    toolCall: "block",
-  },
-  {
-    row: "read_only",
-    worldState: "Only read-only tools are requested",
-    userVisible: "Answer from retrieved records",
-    toolCall: "allow",
-  },
-]);
+/** The article's decision table for the turn, as data (frozen, rows too: a caller cannot reword a row). */
+export const DECISION_TABLE: readonly DecisionTableRow[] = Object.freeze(
+  (
+    [
+      {
+        row: "all_known",
+        worldState: "Required facts all known",
+        userVisible: "Confirm the action in one line",
+        toolCall: "allow",
+      },
+      {
+        row: "unknown",
+        worldState: "Any required fact unknown",
+        userVisible: "Ask only for the missing fact(s)",
+        toolCall: "block",
+      },
+      {
+        row: "conflict",
+        worldState: "Any required fact conflict",
+        userVisible: "Show both values and stop",
+        toolCall: "block",
+      },
+      {
+        row: "unparsed",
+        worldState: "JSON from the model will not parse",
+        userVisible: "Retry once, then fail the turn",
+        toolCall: "block",
+      },
+      {
+        row: "read_only",
+        worldState: "Only read-only tools are requested",
+        userVisible: "Answer from retrieved records",
+        toolCall: "allow",
+      },
+    ] satisfies DecisionTableRow[]
+  ).map((row) => Object.freeze(row)),
+);
 
 export interface Situation {
   /** The turn's world state, as `parseWorldState` read it. */
@@ -79,11 +83,18 @@ export function nextStep({ parsed, mutating, requires }: Situation): NextStep {
     const r = ROW("unparsed");
     return { ...r, message: `${r.userVisible} (${parsed.error})`, gate: null };
   }
-  if (gate.verdict === "allow") {
+  return stepFor(gate);
+}
+
+/**
+ * The row for a mutating call the gate judged on its facts (verdict `allow` or `block`): a block's `next`
+ * says which row, stop when any fact conflicts, else ask; the message names the fields that row is about.
+ */
+export function stepFor(gate: GateResult): NextStep {
+  if (gate.verdict !== "block") {
     const r = ROW("all_known");
     return { ...r, message: r.userVisible, gate };
   }
-  // decideGate only returns block here; its `next` says which row: stop when any conflict, else ask.
   const r = ROW(gate.next === "stop" ? "conflict" : "unknown");
   const fields = gate.next === "stop" ? gate.conflict : gate.unknown;
   return { ...r, message: `${r.userVisible}: ${fields.join(", ")}`, gate };

@@ -1,20 +1,19 @@
-import { z } from "zod";
+// No zod here: this file is part of the self-contained `assumeprobe/gate` entry (lib/gate/public.ts).
+// The schemas that validate facts at the project's boundaries are in factSchema.ts.
+
+/** A fact's statuses, in the order they are listed to users. */
+export const FACT_STATUSES = ["known", "unknown", "conflict"] as const;
 
 /** A fact's status in the agent's world state: unknown is a value, not a missing key. */
-export const FactStatusSchema = z.enum(["known", "unknown", "conflict"]);
-export type FactStatus = z.infer<typeof FactStatusSchema>;
+export type FactStatus = (typeof FACT_STATUSES)[number];
 
-export const FactSchema = z
-  .object({
-    status: FactStatusSchema,
-    value: z.unknown().optional(),
-    source: z.string().optional(),
-  })
-  .strict();
-export type Fact = z.infer<typeof FactSchema>;
+export interface Fact {
+  status: FactStatus;
+  value?: unknown;
+  source?: string;
+}
 
 /** Facts by name, in the order they were declared. */
-export const WorldStateSchema = z.record(z.string(), FactSchema);
 export type WorldState = Record<string, Fact>;
 
 export const fact = {
@@ -23,9 +22,18 @@ export const fact = {
   conflict: (value: unknown = null, source = "conflict"): Fact => ({ status: "conflict", value, source }),
 };
 
-/** A required fact passes only when known with a value other than null or "" (0 and false are values). */
-export function isUsable(f: Fact | undefined): boolean {
+/**
+ * A required fact passes only when known with a value other than null or "" (0 and false are values).
+ * Anything that is not a fact object (null, a string) is not a known fact: callers of the package may pass
+ * any state, and the gate must block on it, never crash.
+ */
+export function isUsable(f: Fact | null | undefined): boolean {
   return (
-    f !== undefined && f.status === "known" && f.value !== null && f.value !== undefined && f.value !== ""
+    typeof f === "object" &&
+    f !== null &&
+    f.status === "known" &&
+    f.value !== null &&
+    f.value !== undefined &&
+    f.value !== ""
   );
 }

@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decideGate } from "./decide";
-import { type Fact, FactSchema, isUsable, type WorldState } from "./facts";
+import { FactSchema } from "./factSchema";
+import { type Fact, isUsable, type WorldState } from "./facts";
 import { AssumptionError, requireKnown } from "./requireKnown";
 import { parseWorldState } from "./worldState";
 

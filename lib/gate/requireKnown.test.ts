@@ -109,3 +109,22 @@ describe("requireKnown", () => {
     expect(thrown(null as unknown as WorldState, "a").unknown).toEqual(["a"]);
   });
 });
+
+describe("the AssumptionError's next step", () => {
+  it("asks for the unknown facts when only unknown ones block", () => {
+    const err = thrown({ a: fact.known(1) }, "b", "a", "c");
+    expect(err.next).toBe("ask");
+    expect(err.step).toMatchObject({
+      row: "unknown",
+      toolCall: "block",
+      message: "Ask only for the missing fact(s): b, c",
+      gate: { verdict: "block", unknown: ["b", "c"], conflict: [], next: "ask" },
+    });
+  });
+
+  it("shows both values and stops when any fact conflicts, naming the conflicting ones", () => {
+    const err = thrown({ a: fact.conflict("x"), c: fact.conflict() }, "b", "a", "c");
+    expect(err.next).toBe("stop");
+    expect(err.step).toMatchObject({ row: "conflict", message: "Show both values and stop: a, c" });
+  });
+});

@@ -1,14 +1,18 @@
-import { decideGate } from "./decide";
+import { decideGate, type GateResult } from "./decide";
+import { type NextStep, stepFor } from "./decisionTable";
 import type { WorldState } from "./facts";
 
 /**
  * Thrown when a side effect's required facts are not all known. `fields` is the stable string to log and
- * alert on: every offending name in the order given, split into `unknown` and `conflict`.
+ * alert on: every offending name in the order given, split into `unknown` and `conflict`; `next` and `step`
+ * are the decision table's answer (ask for the unknown facts, or show both values and stop).
  */
 export class AssumptionError extends Error {
   readonly fields: string[];
   readonly unknown: string[];
   readonly conflict: string[];
+  readonly next: "ask" | "stop";
+  readonly step: NextStep;
 
   constructor(fields: readonly string[], unknown: readonly string[], conflict: readonly string[]) {
     super(`blocked side effect; unknown: [${unknown.join(", ")}]; conflict: [${conflict.join(", ")}]`);
@@ -16,7 +20,28 @@ export class AssumptionError extends Error {
     this.fields = [...fields];
     this.unknown = [...unknown];
     this.conflict = [...conflict];
+    this.next = conflict.length > 0 ? "stop" : "ask";
+    const gate: GateResult = {
+      verdict: "block",
+      unknown: this.unknown,
+      conflict: this.conflict,
+      next: this.next,
+    };
+    this.step = stepFor(gate);
   }
+}
+
+/** The gate's decision for a mutating call that requires `names`, and the error it throws when it blocks. */
+export function judge(
+  state: WorldState,
+  names: readonly string[],
+): { gate: GateResult; error?: AssumptionError } {
+  const facts: WorldState = typeof state === "object" && state !== null ? state : {};
+  const gate = decideGate({ called: true, mutating: true, argumentsError: false, requires: names, facts });
+  if (gate.verdict === "allow") return { gate };
+  const offending = new Set([...gate.unknown, ...gate.conflict]);
+  const fields = names.filter((n) => offending.has(n));
+  return { gate, error: new AssumptionError(fields, gate.unknown, gate.conflict) };
 }
 
 /**
@@ -36,10 +61,6 @@ export class AssumptionError extends Error {
  * so `requireKnown` throws exactly when the gate blocks a mutating call, with the same field lists.
  */
 export function requireKnown(state: WorldState, ...names: string[]): void {
-  const facts: WorldState = typeof state === "object" && state !== null ? state : {};
-  const gate = decideGate({ called: true, mutating: true, argumentsError: false, requires: names, facts });
-  if (gate.verdict === "allow") return;
-  const offending = new Set([...gate.unknown, ...gate.conflict]);
-  const fields = names.filter((n) => offending.has(n));
-  throw new AssumptionError(fields, gate.unknown, gate.conflict);
+  const { error } = judge(state, names);
+  if (error) throw error;
 }

@@ -54,6 +54,56 @@ describe("sideEffect", () => {
   });
 });
 
+describe("sideEffect on an async function", () => {
+  it("returns a rejected promise when blocked, never calling fn", async () => {
+    const fn = vi.fn(async (_s: WorldState) => "done");
+    const gated = sideEffect(["a", "b"], fn);
+    const result = gated({ a: fact.conflict(1) });
+    expect(result).toBeInstanceOf(Promise);
+    await expect(result).rejects.toMatchObject({
+      name: "AssumptionError",
+      fields: ["a", "b"],
+      unknown: ["b"],
+      conflict: ["a"],
+      next: "stop",
+    });
+    expect(fn).not.toHaveBeenCalled();
+  });
+
+  it("resolves with fn's result when allowed, calling it once", async () => {
+    const fn = vi.fn(async (s: WorldState, n: number) => `${String(s.a.value)}:${n}`);
+    const gated = sideEffect(["a"], fn);
+    await expect(gated({ a: fact.known(0) }, 7)).resolves.toBe("0:7");
+    expect(fn).toHaveBeenCalledTimes(1);
+  });
+
+  it("never retries: a rejection from fn propagates after one call", async () => {
+    const fn = vi.fn(async () => {
+      throw new Error("backend down");
+    });
+    await expect(sideEffect(["a"], fn)({ a: fact.known("x") })).rejects.toThrow("backend down");
+    expect(fn).toHaveBeenCalledTimes(1);
+  });
+
+  it("blocks a function that returns a promise (not declared async) by throwing at once", () => {
+    const fn = vi.fn((_s: WorldState) => Promise.resolve(1));
+    expect(() => sideEffect(["a"], fn)({})).toThrow(AssumptionError);
+    expect(fn).not.toHaveBeenCalled();
+  });
+});
+
+describe("sideEffect on a state that is not facts", () => {
+  it("blocks, never crashes, on null, strings and numbers where facts should be", () => {
+    const fn = vi.fn();
+    const gated = sideEffect(["a", "b", "c"], fn);
+    const odd = { a: null, b: "known", c: 1 } as unknown as WorldState;
+    expect(() => gated(odd)).toThrow("blocked side effect; unknown: [a, b, c]; conflict: []");
+    for (const s of [null, undefined, "x", 3, []])
+      expect(() => gated(s as unknown as WorldState)).toThrow(AssumptionError);
+    expect(fn).not.toHaveBeenCalled();
+  });
+});
+
 describe("createGatedCalendar", () => {
   it("exports nothing at runtime but createGatedCalendar: no raw client, no ungated booking", () => {
     expect(Object.keys(calendarModule)).toEqual(["createGatedCalendar"]);

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { type WorldState, WorldStateSchema } from "../gate/facts";
+import { WorldStateSchema } from "../gate/factSchema";
+import type { WorldState } from "../gate/facts";
 import { isObject } from "../isObject";
 import { bareLabelField, compileProbe } from "../probe/compile";
 import {

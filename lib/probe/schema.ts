@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { FactSchema } from "../gate/facts";
+import { FactSchema } from "../gate/factSchema";
 import { isObject } from "../isObject";
 import { askTermsProblem } from "../lexicon/limits";
 
