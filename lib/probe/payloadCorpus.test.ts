@@ -1,7 +1,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { interpretRecord } from "../ingest/traceRecord";
 import { looksLikeProviderPayload, normalizePayload } from "./normalize";
+import { scheduleWindow } from "./testProbes";
 
 // Real response bodies recorded by public SDK test suites (fixtures/payloads, sources and
 // licences in its SOURCES.md). What each holds was written by hand from reading the body: the
@@ -185,5 +187,24 @@ describe("recorded provider payloads", () => {
     if (!want.unrecognized) expect(normalizePayload(JSON.stringify(raw))).toEqual(n);
     // A bare body on a line of its own is taken as a payload (a stream is not a record).
     if (!Array.isArray(raw)) expect(looksLikeProviderPayload(raw)).toBe(!want.unrecognized);
+  });
+
+  // The ingest's record reader, as `score`, `ingest` and the upload page use it.
+  const SW = scheduleWindow();
+  const interpret = (v: unknown) => interpretRecord(v, { probe: SW.id }, () => SW);
+
+  it.each(FILES)("%s, as the raw of a trace record and as a bare record", (file) => {
+    const want = EXPECTED[file];
+    const raw = body(file);
+    const asRaw = interpret({ probe: SW.id, raw });
+    if (!asRaw.ok) throw new Error(asRaw.reason);
+    expect(asRaw.record.response.tool_calls).toEqual(want.calls);
+    expect(asRaw.record.payloadModel).toBe(want.model);
+    expect(asRaw.record.response.unrecognized ?? false).toBe(want.unrecognized ?? false);
+    if (Array.isArray(raw) || want.unrecognized) return;
+    const bare = interpret(raw);
+    if (!bare.ok) throw new Error(bare.reason);
+    expect(bare.record.form).toBe("payload");
+    expect(bare.record.response.tool_calls).toEqual(want.calls);
   });
 });
