@@ -1,5 +1,8 @@
 import { isObject } from "../isObject";
 import { isNamedCall, modelOf, providerReader, type Rec, readStream, toCall } from "./providerReaders";
+
+export { payloadLatencyMs } from "./providerReaders";
+
 import type { NormalizedResponse } from "./response";
 import { isFalsy } from "./score";
 

@@ -19,6 +19,8 @@ interface Expected {
   model: string | null;
   /** The body is no answer the parser can read (an error body). */
   unrecognized?: true;
+  /** How long the call took, when the body says so (Bedrock's metrics, Ollama's total_duration). */
+  latencyMs?: number;
 }
 
 const EXPECTED: Record<string, Expected> = {
@@ -68,22 +70,31 @@ const EXPECTED: Record<string, Expected> = {
     text: null,
     calls: [{ name: "get_temperature", arguments: { city: "London" } }],
     model: null,
+    latencyMs: 1169,
   },
-  "bedrock-text.json": { text: " <think> The temperature in London is 30°C.", calls: [], model: null },
+  "bedrock-text.json": {
+    text: " <think> The temperature in London is 30°C.",
+    calls: [],
+    model: null,
+    latencyMs: 534,
+  },
   "bedrock-reasoning-text-and-call.json": {
     text: "I'll need to check what country you're from to answer that question.",
     calls: [{ name: "get_user_country", arguments: {} }],
     model: null,
+    latencyMs: 3896,
   },
   "bedrock-text-and-call.json": {
     text: { starts: "<thinking> To determine the capital of France, I can use the provided tool" },
     calls: [{ name: "get_capital", arguments: { country: "France" } }],
     model: null,
+    latencyMs: 581,
   },
   "bedrock-call.json": {
     text: null,
     calls: [{ name: "temperature", arguments: { city: "London", date: "2022-01-01" } }],
     model: null,
+    latencyMs: 401,
   },
   "bedrock-error.json": { text: null, calls: [], model: null, unrecognized: true },
   // Cohere v2: message.tool_calls with arguments as a JSON string; tool_plan is not the answer.
@@ -108,18 +119,25 @@ const EXPECTED: Record<string, Expected> = {
     text: "",
     calls: [{ name: "get_weather", arguments: { city: "Tokyo" } }],
     model: "llama3.2",
+    latencyMs: 3244.883583,
   },
   "ollama-call-two-args.json": {
     text: "",
     calls: [{ name: "get_current_weather", arguments: { format: "celsius", location: "Paris, FR" } }],
     model: "llama3.2",
+    latencyMs: 885.095291,
   },
   "ollama-stream-chunk-call.json": {
     text: "",
     calls: [{ name: "get_weather", arguments: { city: "Tokyo" } }],
     model: "llama3.2",
   },
-  "ollama-text.json": { text: "The current temperature in Toronto is 11°C.", calls: [], model: "llama3.2" },
+  "ollama-text.json": {
+    text: "The current temperature in Toronto is 11°C.",
+    calls: [],
+    model: "llama3.2",
+    latencyMs: 890.77175,
+  },
   // OpenAI and Anthropic, read before: the corpus keeps them read.
   "openai-chat-call.json": {
     text: null,
@@ -201,10 +219,15 @@ describe("recorded provider payloads", () => {
     expect(asRaw.record.response.tool_calls).toEqual(want.calls);
     expect(asRaw.record.payloadModel).toBe(want.model);
     expect(asRaw.record.response.unrecognized ?? false).toBe(want.unrecognized ?? false);
+    expect(asRaw.record.latency_ms).toBe(want.latencyMs);
+    // A latency the record gives wins over the body's.
+    const given = interpret({ probe: SW.id, raw, latency_ms: 7 });
+    expect(given.ok && given.record.latency_ms).toBe(7);
     if (Array.isArray(raw) || want.unrecognized) return;
     const bare = interpret(raw);
     if (!bare.ok) throw new Error(bare.reason);
     expect(bare.record.form).toBe("payload");
     expect(bare.record.response.tool_calls).toEqual(want.calls);
+    expect(bare.record.latency_ms).toBe(want.latencyMs);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { looksLikeProviderPayload, normalizePayload, payloadModelOf } from "./normalize";
+import { looksLikeProviderPayload, normalizePayload, payloadLatencyMs, payloadModelOf } from "./normalize";
 import type { NormalizedResponse } from "./response";
 import { scoreTrace } from "./score";
 import {
@@ -266,5 +266,35 @@ describe("streamed answers recorded as arrays of chunks", () => {
   it("a list of complete chat completions is no stream", () => {
     const done = { object: "chat.completion", choices: [{ index: 0, message: { content: "hi" } }] };
     expect(normalizePayload([done, done]).unrecognized).toBe(true);
+  });
+});
+
+describe("the latency a payload states", () => {
+  it("is Bedrock's metrics.latencyMs and Ollama's total_duration in milliseconds", () => {
+    expect(payloadLatencyMs(BEDROCK_CONVERSE_CALL)).toBe(1234);
+    expect(payloadLatencyMs(OLLAMA_CHAT_CALL)).toBe(885.095291);
+    expect(payloadLatencyMs(JSON.parse(JSON.stringify([ollama({}, false), OLLAMA_CHAT_CALL])))).toBe(
+      885.095291,
+    );
+  });
+
+  it("is null for other payloads and for values that are no duration", () => {
+    for (const v of [
+      GEMINI_CALL,
+      COHERE_V2_CALL,
+      { ...BEDROCK_CONVERSE_CALL, metrics: { latencyMs: -1 } },
+      { ...BEDROCK_CONVERSE_CALL, metrics: { latencyMs: "12" } },
+      { ...BEDROCK_CONVERSE_CALL, metrics: 12 },
+      { ...OLLAMA_CHAT_CALL, total_duration: Number.POSITIVE_INFINITY },
+      { ...OLLAMA_CHAT_CALL, total_duration: null },
+      // A latency-like field on a body in no known shape is not read.
+      { metrics: { latencyMs: 5 }, message: "x" },
+      { total_duration: 5, done: true },
+      [],
+      null,
+      "text",
+    ]) {
+      expect(payloadLatencyMs(v)).toBeNull();
+    }
   });
 });

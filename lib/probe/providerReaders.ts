@@ -293,3 +293,25 @@ function isChatChunk(c: Rec): boolean {
   const first = choices[0];
   return isObject(first) && isObject(first.delta) && !isObject(first.message);
 }
+
+// --- Latency ---------------------------------------------------------------------------
+
+const duration = (x: unknown): number | null =>
+  typeof x === "number" && Number.isFinite(x) && x >= 0 ? x : null;
+
+/**
+ * How long the call took, in milliseconds, when the payload says so itself: Bedrock Converse's
+ * `metrics.latencyMs`, Ollama's `total_duration` (nanoseconds; in a stream, on its last chunk).
+ * Null for every other payload, and for a value that is not a non-negative number.
+ */
+export function payloadLatencyMs(payload: unknown): number | null {
+  const v = Array.isArray(payload) ? payload[payload.length - 1] : payload;
+  if (!isObject(v)) return null;
+  const reader = providerReader(v);
+  if (reader === readConverse && isObject(v.metrics)) return duration(v.metrics.latencyMs);
+  if (reader === readAssistantMessage && typeof v.done === "boolean") {
+    const ns = duration(v.total_duration);
+    return ns === null ? null : ns / 1e6;
+  }
+  return null;
+}
