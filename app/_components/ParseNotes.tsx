@@ -159,8 +159,8 @@ function UnrecognizedPayload({ raw }: { raw: unknown }) {
       <div data-testid="unrecognized-payload">
         <p className="text-sm text-slate-700">
           The raw payload is in none of the formats the parser reads (OpenAI chat completions, the Responses
-          API, Anthropic Messages, the seed's trace shape), so no call could be looked for in it. A DRIFT here
-          says nothing about the model: the answer was not read.
+          API, Anthropic Messages, Gemini, Bedrock Converse, Cohere v2, Ollama, the seed's trace shape), so no
+          call could be looked for in it. A DRIFT here says nothing about the model: the answer was not read.
         </p>
         <p className="mt-2 text-xs text-slate-600">
           It is {kind}

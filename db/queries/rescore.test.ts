@@ -73,11 +73,19 @@ describe("a database from before the flags, upgraded", () => {
     const [main, second, plover] = reports;
     expect(main.scanned).toBe(29);
     // placeholder-chat-fenced: the placeholder hid a fenced call, now recovered.
-    expect(main.transitions.flags.gained).toEqual({ fenced: 1, unparsed_call: 7, unrecognized_payload: 5 });
+    // Gemini's, Cohere's, Bedrock's and Ollama's payloads are read now: only the error body stays
+    // unrecognized, and the Gemini call's modelVersion is not the record's model.
+    expect(main.transitions.flags.gained).toEqual({
+      fenced: 1,
+      model_mismatch: 1,
+      unparsed_call: 7,
+      unrecognized_payload: 1,
+    });
     expect(main.transitions.fields.timezone.OMIT).toEqual({ ASK: 3, DRIFT: 2, INJECT: 2 });
     expect(main.transitions.gate.block).toEqual({ no_call: 5 });
     expect(main.transitions.examples["timezone:OMIT>ASK"]).toHaveLength(3);
-    expect(second.transitions.flags.gained).toEqual({ unrecognized_payload: 1 });
+    // gemini-text: read as the question it is, from a model its record does not name.
+    expect(second.transitions.flags.gained).toEqual({ model_mismatch: 1 });
     expect(plover.changed).toBeGreaterThan(0);
     expect(plover.transitions.flags.gained.unparsed_call).toBe(plover.changed);
     // Every unchanged trace got its current signature back.
@@ -93,13 +101,7 @@ describe("a database from before the flags, upgraded", () => {
     expectConsistent(db);
 
     // The flags filter, alone and with a label; search sees the recovered call's arguments.
-    expect(found(db, "fixtures-flags", { flag: "unrecognized_payload" })).toEqual([
-      "gemini-call",
-      "cohere-v2-call",
-      "bedrock-converse-call",
-      "ollama-chat-call",
-      "error-body",
-    ]);
+    expect(found(db, "fixtures-flags", { flag: "unrecognized_payload" })).toEqual(["error-body"]);
     expect(found(db, "fixtures-flags", { flag: "unparsed_call", label: "ASK" })).toEqual([
       "broken-fence-trailing-comma",
       "broken-unfenced-truncated",

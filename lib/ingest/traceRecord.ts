@@ -7,6 +7,7 @@ import {
   looksLikeProviderPayload,
   normalizeExplicit,
   normalizePayload,
+  payloadLatencyMs,
   payloadModelOf,
 } from "../probe/normalize";
 import type { NormalizedResponse } from "../probe/response";
@@ -260,6 +261,11 @@ export function interpretRecord(value: unknown, defaults: RecordDefaults, lookup
   if (e.human) record.human = e.human;
   if (e.started_at !== undefined) record.started_at = e.started_at;
   if (e.latency_ms !== undefined) record.latency_ms = e.latency_ms;
+  else {
+    // Bedrock's and Ollama's bodies say how long the call took.
+    const l = payloadLatencyMs(record.raw);
+    if (l !== null) record.latency_ms = l;
+  }
   if (e.params) record.params = e.params;
   return { ok: true, record };
 }

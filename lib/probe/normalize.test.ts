@@ -743,6 +743,16 @@ describe("robustness", () => {
     "index",
     "object",
     "role",
+    "candidates",
+    "parts",
+    "functionCall",
+    "args",
+    "thought",
+    "toolUse",
+    "stopReason",
+    "finish_reason",
+    "done",
+    "modelVersion",
   );
   // Leaves dressed in the provider keys, so the readers get past shape detection.
   const shapedOf = (leaf: fc.Arbitrary<unknown>, noNullPrototype = false) =>

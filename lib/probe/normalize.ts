@@ -1,4 +1,8 @@
 import { isObject } from "../isObject";
+import { isNamedCall, modelOf, providerReader, type Rec, readStream, toCall } from "./providerReaders";
+
+export { payloadLatencyMs } from "./providerReaders";
+
 import type { NormalizedResponse } from "./response";
 import { isFalsy } from "./score";
 
@@ -12,148 +16,15 @@ export interface NormalizedPayload extends NormalizedResponse {
   model: string | null;
 }
 
-type Rec = Record<string, unknown>;
-type Read = { text: string | null; tool_calls: unknown[] };
-
 function kindOf(v: unknown): string {
   if (v === null || v === undefined) return String(v);
   const kind = Array.isArray(v) ? "array" : typeof v;
   return `${/^[aeiou]/.test(kind) ? "an" : "a"} ${kind}`;
 }
 
-// --- Shape detection -------------------------------------------------------------------
-
-/** The reader for a chat completion, a Responses API response or an Anthropic message; else null. */
-function providerReader(v: unknown): ((v: Rec) => Read) | null {
-  if (!isObject(v)) return null;
-  if (Array.isArray(v.choices)) return readChat;
-  const out = v.output;
-  const typedItems = Array.isArray(out) && out.some((o) => isObject(o) && typeof o.type === "string");
-  if (Array.isArray(out) && (v.object === "response" || typedItems)) return readResponses;
-  if (Array.isArray(v.content) && (v.type === "message" || v.role === "assistant")) return readAnthropic;
-  return null;
-}
-
-/** True for objects shaped like one of the three provider payloads (to spot bare ones in a JSONL file). */
+/** True for objects shaped like one of the provider payloads the parser reads (to spot bare ones in a JSONL file). */
 export function looksLikeProviderPayload(value: unknown): boolean {
   return providerReader(value) !== null;
-}
-
-// --- Calls -----------------------------------------------------------------------------
-
-/**
- * In a provider payload a call needs a name with a character other than white space: services
- * send empty placeholders (`"function_call": {"name": "", "arguments": ""}` beside `"tool_calls":
- * null` on a plain text answer) that are no call. The seed's shape, whose calls carry no name, is
- * not read through here.
- */
-function isNamedCall(call: unknown): boolean {
-  return isObject(call) && typeof call.name === "string" && call.name.trim() !== "";
-}
-
-/**
- * `{name, arguments}` from a provider's call object. Only keys that are there are copied:
- * a stored copy goes through JSON, which drops `undefined`, and `{}` must stay `{}` (no call).
- */
-function pickCall(src: Rec, argsKey = "arguments"): Rec {
-  const call: Rec = {};
-  if (src.name !== undefined) call.name = src.name;
-  if (src[argsKey] !== undefined) call.arguments = src[argsKey];
-  return call;
-}
-
-/** OpenAI's `{type: "function", function: {name, arguments}}` becomes `{name, arguments}`; others stay. */
-function toCall(entry: unknown): unknown {
-  if (!isObject(entry) || !isObject(entry.function)) return entry;
-  if (Object.hasOwn(entry, "name") || Object.hasOwn(entry, "arguments")) return entry;
-  return pickCall(entry.function);
-}
-
-/** Streaming deltas concatenated rather than accumulated repeat a call's `index`: glue its pieces. */
-function foldDeltaCalls(entries: unknown[]): unknown[] {
-  const out: unknown[] = [];
-  const byIndex = new Map<number, Rec>();
-  for (const entry of Array.from(entries)) {
-    const call = toCall(entry);
-    const index = isObject(entry) && call !== entry && typeof entry.index === "number" ? entry.index : null;
-    const seen = index === null ? undefined : byIndex.get(index);
-    if (seen && isObject(call)) {
-      if (seen.name === undefined && call.name !== undefined) seen.name = call.name;
-      if (typeof call.arguments === "string") {
-        seen.arguments = (typeof seen.arguments === "string" ? seen.arguments : "") + call.arguments;
-      }
-      continue;
-    }
-    if (index !== null && isObject(call)) byIndex.set(index, call);
-    out.push(call);
-  }
-  return out;
-}
-
-// --- Text ------------------------------------------------------------------------------
-
-/**
- * A string, or the text of content parts of the given types. Parts are joined with nothing
- * between them: providers split one reply into parts mid-sentence (citations, streaming), and
- * the OpenAI SDK's `output_text` joins them the same way.
- */
-function contentText(content: unknown, partType: string): string | null {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return null;
-  const pieces: string[] = [];
-  for (const p of content) {
-    if (isObject(p) && p.type === partType && typeof p.text === "string") pieces.push(p.text);
-  }
-  return pieces.length > 0 ? pieces.join("") : null;
-}
-
-// --- Provider readers ------------------------------------------------------------------
-
-/** Chat completions: only `choices[0]`, its `message` (or a streaming `delta`). */
-function readChat(v: Rec): Read {
-  const choice = (v.choices as unknown[])[0];
-  if (!isObject(choice)) return { text: null, tool_calls: [] };
-  const isDelta = !isObject(choice.message) && isObject(choice.delta);
-  const msg = isObject(choice.message) ? choice.message : isDelta ? (choice.delta as Rec) : null;
-  // Legacy text completions carry `choices[0].text` and no message.
-  if (msg === null) return { text: typeof choice.text === "string" ? choice.text : null, tool_calls: [] };
-  const raw = Array.isArray(msg.tool_calls) ? msg.tool_calls : [];
-  // Deltas are glued before the name is checked: a call's name comes in its first fragment only.
-  let calls = (isDelta ? foldDeltaCalls(raw) : Array.from(raw, toCall)).filter(isNamedCall);
-  // The legacy `function_call` is read only when there are no tool calls, as the API sends one or the other.
-  if (calls.length === 0 && isObject(msg.function_call)) {
-    const call = pickCall(msg.function_call);
-    if (isNamedCall(call)) calls = [call];
-  }
-  return { text: contentText(msg.content, "text"), tool_calls: calls };
-}
-
-/** Responses API: `output_text` parts of message items (reasoning ignored), function_call items in order. */
-function readResponses(v: Rec): Read {
-  const pieces: string[] = [];
-  const calls: unknown[] = [];
-  for (const item of v.output as unknown[]) {
-    if (!isObject(item)) continue;
-    if (item.type === "function_call" && isNamedCall(item)) calls.push(pickCall(item));
-    if (item.type !== "message") continue;
-    const t = contentText(item.content, "output_text");
-    if (t !== null) pieces.push(t);
-  }
-  // The SDK's `output_text` convenience field is only a fallback: the items are the source.
-  const text = pieces.length > 0 ? pieces.join("") : typeof v.output_text === "string" ? v.output_text : null;
-  return { text, tool_calls: calls };
-}
-
-/** Anthropic Messages: text blocks joined, `tool_use` blocks as `{name, arguments: input}`. */
-function readAnthropic(v: Rec): Read {
-  const pieces: string[] = [];
-  const calls: unknown[] = [];
-  for (const block of v.content as unknown[]) {
-    if (!isObject(block)) continue;
-    if (block.type === "text" && typeof block.text === "string") pieces.push(block.text);
-    if (block.type === "tool_use" && isNamedCall(block)) calls.push(pickCall(block, "input"));
-  }
-  return { text: pieces.length > 0 ? pieces.join("") : null, tool_calls: calls };
 }
 
 // --- Fenced-JSON recovery --------------------------------------------------------------
@@ -251,8 +122,12 @@ function recoverFenced(r: NormalizedPayload): NormalizedPayload {
 
 /** A recognized object payload, or null when the value is none of the known shapes. */
 function readObject(v: unknown): NormalizedPayload | null {
+  if (Array.isArray(v)) {
+    const streamed = readStream(v);
+    return streamed ? recoverFenced({ ...streamed, fenced: false }) : null;
+  }
   if (!isObject(v)) return null;
-  const model = typeof v.model === "string" && v.model !== "" ? v.model : null;
+  const model = modelOf(v);
   const reader = providerReader(v);
   if (reader) return recoverFenced({ ...reader(v), fenced: false, model });
   // The seed's trace shape: `{text, tool_call}` or `{text, tool_calls}`.
@@ -266,8 +141,8 @@ function jsonOf(text: string): unknown {
   let i = 0;
   while (i < text.length && isSpace(text.charCodeAt(i))) i++;
   const c = text.charCodeAt(i);
-  // Only an object can be a known shape, and an array is a payload no reader knows: other text
-  // (prose, a number) is the model's own and not worth a failed parse.
+  // Only an object (or an array of streamed chunks) can be a known shape: other text (prose, a
+  // number) is the model's own and not worth a failed parse.
   if (c !== 0x7b && c !== 0x5b) return undefined;
   let j = text.length;
   while (j > i && isSpace(text.charCodeAt(j - 1))) j--;
@@ -278,8 +153,8 @@ function jsonOf(text: string): unknown {
 /**
  * Normalizes a provider payload (object or string). A string that is the JSON of a known
  * shape is read as that shape; any other string is the model's plain text. A payload in no
- * known shape (Gemini's, Cohere's, Bedrock's, an error body; or a string holding the JSON of
- * one) is marked `unrecognized`: no call could be looked for in it.
+ * known shape (an error body, an event stream; or a string holding the JSON of one) is marked
+ * `unrecognized`: no call could be looked for in it.
  */
 export function normalizePayload(payload: unknown): NormalizedPayload {
   const isText = typeof payload === "string";
@@ -298,9 +173,11 @@ export function normalizePayload(payload: unknown): NormalizedPayload {
  * display beside an explicit `response`, only the model it names matters.
  */
 export function payloadModelOf(payload: unknown): string | null {
-  const v = typeof payload === "string" && payload.trimStart().startsWith("{") ? parseJson(payload) : payload;
+  const t = typeof payload === "string" ? payload.trimStart() : "";
+  const v = t.startsWith("{") || t.startsWith("[") ? parseJson(t) : payload;
+  if (Array.isArray(v)) return readStream(v)?.model ?? null;
   if (!isObject(v)) return null;
-  const model = typeof v.model === "string" && v.model !== "" ? v.model : null;
+  const model = modelOf(v);
   if (model === null || providerReader(v)) return model;
   if (!["text", "tool_call", "tool_calls"].some((k) => Object.hasOwn(v, k))) return null;
   return "error" in normalizeExplicit(v) ? null : model;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { normalizeExplicit, normalizePayload } from "./normalize";
 import type { NormalizedResponse } from "./response";
 import { scoreTrace } from "./score";
-import { UNRECOGNIZED_PAYLOADS } from "./testPayloads";
+import { PROVIDER_CALLS, UNRECOGNIZED_PAYLOADS } from "./testPayloads";
 import { scheduleWindow } from "./testProbes";
 
 // Issue 17, "Real payloads the parser misreads": empty placeholder calls, and payloads in no
@@ -234,6 +234,7 @@ describe("payloads in no known format are flagged unrecognized_payload", () => {
       "{not json}",
       "",
       JSON.stringify(chat({ content: "hi" })),
+      ...PROVIDER_CALLS.map(([, p]) => p),
     ]) {
       expect(Object.hasOwn(normalizePayload(payload), "unrecognized")).toBe(false);
     }

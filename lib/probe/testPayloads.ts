@@ -1,7 +1,7 @@
 /**
- * Provider payloads in formats the parser does not read, as those services return them (field
- * names and nesting from their API references), each holding a real call to schedule_window.
- * For tests: each must come out `unrecognized`, never as a silent text answer.
+ * Provider payloads as those services return them (field names and nesting from their API
+ * references), each holding a real call to schedule_window, and bodies in no shape the parser
+ * reads. For tests; recorded bodies are in fixtures/payloads.
  */
 const ARGS = { user_id: "u_9182", starts_at: "2026-09-08T09:00:00", timezone: "UTC" };
 
@@ -87,11 +87,45 @@ export const ERROR_BODY = {
   },
 };
 
-export const UNRECOGNIZED_PAYLOADS: [string, unknown][] = [
+/** Each holds one call to schedule_window with ARGS (as an object or a JSON string). */
+export const PROVIDER_CALLS: [string, unknown][] = [
   ["Gemini", GEMINI_CALL],
-  ["Gemini streamed", GEMINI_STREAM],
   ["Cohere v2", COHERE_V2_CALL],
   ["Bedrock Converse", BEDROCK_CONVERSE_CALL],
   ["Ollama", OLLAMA_CHAT_CALL],
+];
+
+/**
+ * Bodies in no shape the parser reads: error bodies, event streams, and near misses that carry
+ * one of a shape's key names without the nesting or the companion field that makes it that shape.
+ * Each must come out `unrecognized`, never as a silent text answer.
+ */
+export const UNRECOGNIZED_PAYLOADS: [string, unknown][] = [
   ["an error body", ERROR_BODY],
+  [
+    "Gemini's error body",
+    { error: { code: 429, message: "Resource has been exhausted", status: "RESOURCE_EXHAUSTED" } },
+  ],
+  ["Bedrock's error body", { message: "The provided model identifier is invalid." }],
+  ["Ollama's error body", { error: "model 'llama9' not found" }],
+  ["candidates that are no candidates", { candidates: [{ score: 0.9 }], modelVersion: "gemini-2.0-flash" }],
+  ["candidates as a string", { candidates: "functionCall" }],
+  ["an empty candidates list", { candidates: [], promptFeedback: { blockReason: "OTHER" } }],
+  ["output.message without role or stopReason", { output: { message: { content: [{ text: "hi" }] } } }],
+  ["a message without its envelope's field", { message: { role: "assistant", content: "Which time zone?" } }],
+  ["a user message beside done", { message: { role: "user", content: "Which time zone?" }, done: true }],
+  ["a message that is a string", { message: "Which time zone?", finish_reason: "COMPLETE" }],
+  [
+    "Anthropic's event stream",
+    [
+      { type: "message_start", message: { role: "assistant", content: [] } },
+      { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Which time zone?" } },
+    ],
+  ],
+  [
+    "Bedrock's ConverseStream events",
+    [{ messageStart: { role: "assistant" } }, { contentBlockDelta: { delta: { text: "Which time zone?" } } }],
+  ],
+  ["chunks of two providers", [GEMINI_STREAM[0], OLLAMA_CHAT_CALL]],
+  ["an empty array", []],
 ];
