@@ -131,6 +131,8 @@ export default async function RunsOverview({ searchParams }: Props) {
 
       <AgreementLines db={db} />
 
+      <GateLogSection runs={gateLogs} />
+
       {trends.length > 0 && trendField ? (
         <TrendSection
           trends={trends}
@@ -163,8 +165,6 @@ export default async function RunsOverview({ searchParams }: Props) {
           <RunsTable runs={runs} sortField={sort === "inject" ? sortField : undefined} />
         )}
       </section>
-
-      <GateLogSection runs={gateLogs} />
     </div>
   );
 }

@@ -4,6 +4,7 @@ import { fact } from "../../lib/gate/facts";
 import { sideEffect } from "../../lib/gate/sideEffect";
 import { GATE_LOG_PROBE, readGateLogResult } from "../../lib/ingest/gateLog";
 import { inconsistencies, ingestText, tempDb, traceLine } from "../../lib/ingest/testIngest";
+import { responsePreview } from "../../lib/preview";
 import type { Db } from "../client";
 import { getRunSummary, listRunSummaries } from "./runs";
 import { listTraces } from "./traceList";
@@ -82,6 +83,13 @@ describe("ingesting a gate decision log", () => {
       conflict: ["user_id"],
       next: "stop",
     });
+    // The call as the run page previews it: the tool and its positional arguments.
+    const { page } = storedOf("gate");
+    expect(page.rows.map((r) => responsePreview(r.response))).toEqual([
+      'book_slot(["09:00"])',
+      'book_slot(["10:00"])',
+      'book_slot(["10:00"])',
+    ]);
     expect(run.gate).toEqual({ allow: 1, block: 2 });
     expect(run.gateUnknown).toEqual({ action_date: 2 });
     expect(run.gateConflict).toEqual({ user_id: 1 });

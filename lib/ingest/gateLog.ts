@@ -108,8 +108,12 @@ export function prepareGateDecision(value: unknown, ctx: GateLogContext): Prepar
   const ours = ourVerdict(r);
   const flags = verdictsDiffer(recorded, ours) ? [GATE_MISMATCH] : [];
   const result: GateLogResult = { fields: {}, flags, gate: ours, recorded_gate: recorded };
-  const call: Record<string, unknown> = { arguments: r.arguments };
-  if (r.keyword_arguments !== undefined) call.keyword_arguments = r.keyword_arguments;
+  // The call as the run page previews it, `tool(["room_9"])`: the positional arguments, with the
+  // keyword ones beside them when the Python twin recorded any.
+  const call: unknown =
+    r.keyword_arguments === undefined
+      ? r.arguments
+      : { arguments: r.arguments, keyword_arguments: r.keyword_arguments };
   const response: NormalizedResponse = {
     text: null,
     tool_calls: [{ name: r.tool, arguments: call }],

@@ -125,7 +125,7 @@ export function GateLogDecision({ t }: { t: TraceDetail }) {
           <SafeJsonBlock value={call} maxChars={SHOWN_JSON} testId="gate-log-arguments" />
           {typeof rec.next_step === "object" && rec.next_step !== null && "message" in rec.next_step ? (
             <p className="mt-3 text-sm text-slate-700" data-testid="gate-log-next-step">
-              <span className="text-xs text-slate-500">Told the user: </span>
+              <span className="text-xs text-slate-500">The decision table's next step: </span>
               {short((rec.next_step as { message: unknown }).message)}
             </p>
           ) : null}
