@@ -117,3 +117,21 @@ test("the trace page shows a decision: tool, call, world state, both verdicts", 
   await expect(page.getByTestId("probe-link")).toHaveCount(0);
   await shoot(page, "gate-log-trace");
 });
+
+test("an uploaded decision log goes through the same pipeline: a gate-log run, its bad line rejected", async ({
+  page,
+  request,
+}) => {
+  const log = readFileSync(join(dir, "gate.jsonl"), "utf8");
+  const res = await request.post("/api/upload?filename=uploaded-gate.jsonl", { data: log });
+  expect(res.status()).toBe(200);
+  const summary = await res.json();
+  expect(summary).toMatchObject({ records: 8, ingested: 7, rejected: 1, runs: [{ name: "uploaded-gate" }] });
+  expect(summary.errors[0]).toMatchObject({ line: 8 });
+  expect(summary.errors[0].reason).toMatch(/^gate decision: /);
+  await page.goto("/runs/uploaded-gate?gate=mismatch");
+  await expect.poll(() => listed(page)).toBe(1);
+  await page.goto("/");
+  await expect(page.locator('[data-testid="gate-log-row"][data-run="uploaded-gate"]')).toBeVisible();
+  await expect(page.getByTestId("gate-logs-total")).toContainText("14 decisions in 2 logs");
+});
