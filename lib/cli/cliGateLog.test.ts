@@ -1,12 +1,14 @@
 /**
  * `assumeprobe ingest` on a decision log the built `assumeprobe/gate/node` entry wrote in a process
- * of its own (as a user's agent would), plain and redacted, with a line cut off by a crash.
+ * of its own (as a user's agent would), plain and redacted, with a line cut off by a crash; and on
+ * one the Python twin's file_sink wrote, keyword arguments and all.
  */
 import { execFileSync } from "node:child_process";
 import { appendFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { runPython, twinFolder } from "../gate/python/testPython";
 import { cliSandbox } from "./testCli";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -90,6 +92,48 @@ describe("ingest of a gate decision log", () => {
     for (const x of rows) {
       expect(x.original).toContain('"redacted":true');
       expect(x.original).not.toMatch(/u_1|u_2|2026-09-08|room_9/);
+    }
+  });
+
+  it("reads the Python twin's log: the same verdicts as ours, keyword arguments kept", async () => {
+    const twin = twinFolder();
+    try {
+      const log = join(box.dir, "py-gate.jsonl");
+      runPython(
+        twin.dir,
+        `
+from assumeprobe_gate import Fact, file_sink, side_effect
+@side_effect("user_id", "action_date", log=file_sink(${JSON.stringify(log)}, run="py-agent"))
+def book_slot(state, room, note=None):
+    return room
+book_slot({"user_id": Fact.known("u_1"), "action_date": Fact.known("2026-09-08")}, "room_9", note="window")
+for state in ({"user_id": Fact.known("u_1"), "action_date": Fact.unknown()}, {"user_id": Fact.conflict("u_2")}):
+    try:
+        book_slot(state, "room_9")
+    except Exception:
+        pass
+`,
+      );
+      const r = await box.run(["ingest", log, "--json"]);
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.lines.at(-1) ?? "")).toMatchObject({ ingested: 3, rejected: 0 });
+      const rows = box.query<{ gate: string; result: string; response: string }>(
+        "SELECT t.gate, t.result, t.response FROM traces t JOIN runs r ON r.id = t.run_id WHERE r.name = 'py-agent' ORDER BY t.id",
+      );
+      expect(rows.map((x) => x.gate)).toEqual(["allow", "block", "block"]);
+      expect(rows.map((x) => JSON.parse(x.result).flags)).toEqual([[], [], []]);
+      expect(JSON.parse(rows[2].result).gate).toEqual({
+        verdict: "block",
+        unknown: ["action_date"],
+        conflict: ["user_id"],
+        next: "stop",
+      });
+      expect(JSON.parse(rows[0].response).tool_calls[0]).toEqual({
+        name: "book_slot",
+        arguments: { arguments: ["room_9"], keyword_arguments: { note: "window" } },
+      });
+    } finally {
+      twin.remove();
     }
   });
 });
