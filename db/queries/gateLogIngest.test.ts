@@ -6,6 +6,7 @@ import { GATE_LOG_PROBE, readGateLogResult } from "../../lib/ingest/gateLog";
 import { inconsistencies, ingestText, tempDb, traceLine } from "../../lib/ingest/testIngest";
 import { responsePreview } from "../../lib/preview";
 import type { Db } from "../client";
+import { exportBatches, exportScope } from "./exportRun";
 import { getRunSummary, listRunSummaries } from "./runs";
 import { listTraces } from "./traceList";
 
@@ -127,6 +128,20 @@ describe("ingesting a gate decision log", () => {
     expect(mismatched.rows.map((r) => r.extId)).toEqual(["wrong-allow", "wrong-block"]);
     expect(listTraces(db, run.id, { gate: "block" }, null).rows.map((r) => r.extId)).toEqual(["wrong-block"]);
     expect(listTraces(db, run.id, { gate: "allow" }, null).rows).toHaveLength(2);
+    // The export keeps both verdicts, filtered the same way.
+    const scope = exportScope(db, run.name, { gate: "mismatch" });
+    if (!scope.ok) throw new Error(scope.error);
+    const exported = [...exportBatches(db, scope.scope)].flat();
+    expect(
+      exported.map((e) => [
+        e.id,
+        (e.recorded_gate as { verdict: string }).verdict,
+        (e.gate as { verdict: string }).verdict,
+      ]),
+    ).toEqual([
+      ["wrong-allow", "allow", "block"],
+      ["wrong-block", "block", "allow"],
+    ]);
   });
 
   it("ingests redacted decisions (names and statuses kept) with the verdicts the values gave", async () => {
