@@ -78,6 +78,10 @@ describe("ingest of a gate decision log", () => {
       "SELECT 1 FROM traces t JOIN runs r ON r.id = t.run_id WHERE r.name = 'agent-gate' AND t.result LIKE '%gate_mismatch%'",
     );
     expect(flagged).toEqual([]);
+    // Nothing to re-score: a probe scores no decision.
+    const rescore = await box.run(["rescore", "agent-gate"]);
+    expect(rescore.code).toBe(2);
+    expect(rescore.stderr).toContain('run "agent-gate" is a gate-log run');
   });
 
   it("reads a redacted log: names and statuses kept, no value stored", async () => {
