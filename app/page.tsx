@@ -7,6 +7,7 @@ import { ANY_FIELD } from "@/lib/ingest/tags";
 import { groupProbes } from "@/lib/probeGroups";
 import { AgreementLines } from "./_overview/AgreementLines";
 import { EmptyState } from "./_overview/EmptyState";
+import { GateLogSection } from "./_overview/GateLogSection";
 import { GROUP_PREFIX, OverviewFilter } from "./_overview/OverviewFilter";
 import { RunsTable } from "./_overview/RunsTable";
 import { SORTS, type Sort, sortableFields, sortRuns } from "./_overview/sort";
@@ -28,13 +29,17 @@ export default async function RunsOverview({ searchParams }: Props) {
   const sort: Sort = sortParam && sortParam in SORTS ? (sortParam as Sort) : "date";
   const deleted = one(sp.deleted);
   const db = getDb();
-  const all = listRunSummaries(db);
+  const everyRun = listRunSummaries(db);
+  // Gate-log runs (a gate's decisions in the user's own agent) are shown apart from probe runs.
+  const all = everyRun.filter((r) => r.kind === "probe");
+  const gateLogs = everyRun.filter((r) => r.kind === "gate_log");
   if (all.length === 0) {
     return (
-      <div className="space-y-4">
+      <div className="space-y-6">
         <h1 className="text-xl font-semibold">Runs</h1>
         {deleted ? <Deleted name={deleted} /> : null}
         <EmptyState />
+        <GateLogSection runs={gateLogs} />
       </div>
     );
   }
@@ -125,6 +130,8 @@ export default async function RunsOverview({ searchParams }: Props) {
       {all.length >= 2 && defaults ? <CompareForm runs={all.map((r) => r.name)} defaults={defaults} /> : null}
 
       <AgreementLines db={db} />
+
+      <GateLogSection runs={gateLogs} />
 
       {trends.length > 0 && trendField ? (
         <TrendSection

@@ -68,6 +68,12 @@ export const runs = sqliteTable("runs", {
   /** The model the runner asked for, pinned by the run's first accepted record (null until then). */
   model: text(),
   params: text(),
+  /**
+   * What the run holds (lib/ingest/gateLog.ts): `probe`, traces scored with probes, or `gate_log`,
+   * the decisions of a gate in the user's own agent. Set by the run's first record; the other kind
+   * is refused.
+   */
+  kind: text().notNull().default("probe"),
   traceCount: integer("trace_count").notNull().default(0),
   rejectedCount: integer("rejected_count").notNull().default(0),
   /** Traces whose payload named another model. */

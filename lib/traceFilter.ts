@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { GATE_VERDICTS } from "./gate/decide";
+import { GATE_LOG_FILTERS, GATE_MISMATCH } from "./ingest/gateLogForm";
 import { AGREEMENT, ANY_FIELD, tag } from "./ingest/tags";
 import { LABELS, PROBE_ID } from "./probe/schema";
 import { FIELD_FLAGS, INJECT_REASONS, TRACE_FLAGS } from "./probe/score";
 import { HUMAN_FILTER_ALIASES, HUMAN_FILTERS } from "./review/humanFilter";
 
-export { AGREEMENT, GATE_VERDICTS };
+export { AGREEMENT, GATE_LOG_FILTERS, GATE_VERDICTS };
 export const FLAG_OPTIONS = [...TRACE_FLAGS, ...FIELD_FLAGS] as const;
 
 /**
@@ -32,7 +33,8 @@ const FILTER_PARAMS = {
   label: oneOf("label", LABELS),
   reason: oneOf("reason", INJECT_REASONS),
   flag: oneOf("flag", FLAG_OPTIONS),
-  gate: oneOf("gate", GATE_VERDICTS),
+  // A gate-log run's filter adds `mismatch`: the decisions our gate decides otherwise.
+  gate: oneOf("gate", [...GATE_VERDICTS, "mismatch"] as const),
   human: z
     .string()
     .transform((v) => HUMAN_FILTER_ALIASES[v] ?? v)
@@ -126,7 +128,8 @@ export function filterTagSet(f: TraceFilter, field: string | null): FilterTagSet
 export function filterTags(f: TraceFilter, field: string | null): string[] {
   const tags: string[] = [];
   if (f.probe) tags.push(tag.probe(f.probe));
-  if (f.gate) tags.push(tag.gate(f.gate));
+  if (f.gate === "mismatch") tags.push(tag.flag(GATE_MISMATCH));
+  else if (f.gate) tags.push(tag.gate(f.gate));
   if (f.flag) {
     if ((TRACE_FLAGS as readonly string[]).includes(f.flag)) tags.push(tag.flag(f.flag));
     else if (field) tags.push(tag.fieldFlag(field, f.flag));

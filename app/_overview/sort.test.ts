@@ -22,6 +22,7 @@ function run(name: string, fields: FieldCounts[]): RunSummary {
     name,
     model: "m",
     params: null,
+    kind: "probe",
     traceCount: Math.max(0, ...fields.map((f) => f.n)),
     rejectedCount: 0,
     mismatchCount: 0,
@@ -35,6 +36,9 @@ function run(name: string, fields: FieldCounts[]): RunSummary {
     flags: {},
     fieldFlags: {},
     gate: {},
+    tools: {},
+    gateUnknown: {},
+    gateConflict: {},
   };
 }
 

@@ -18,6 +18,8 @@ export interface ExportRow {
   fields: unknown;
   flags: unknown;
   gate: unknown;
+  /** A gate-log decision's verdict as the agent's gate recorded it (`gate` is ours on the same state). */
+  recorded_gate?: unknown;
   side_effect?: unknown;
   /** The current human label per field. */
   human: Record<string, string>;
@@ -103,6 +105,7 @@ function toExportRow(r: Stored, run: string, reviews: Map<string, Review> | unde
     fields: Record<string, unknown>;
     flags: unknown;
     gate: unknown;
+    recorded_gate?: unknown;
     side_effect?: unknown;
   };
   const response = JSON.parse(r.response) as { text: string | null; tool_calls: unknown[] };
@@ -117,6 +120,7 @@ function toExportRow(r: Stored, run: string, reviews: Map<string, Review> | unde
     fields: score.fields,
     flags: score.flags,
     gate: score.gate,
+    ...(score.recorded_gate ? { recorded_gate: score.recorded_gate } : {}),
     ...(score.side_effect ? { side_effect: score.side_effect } : {}),
     human: currentHuman(Object.keys(score.fields), reviews, r.human),
   };

@@ -1,3 +1,4 @@
+import { type RunKind, runKindOfForm } from "../../lib/ingest/gateLogForm";
 import type { IngestStore, WriteOutcome } from "../../lib/ingest/pipeline";
 import { type PreparedError, type PreparedTrace, rejectedTrace } from "../../lib/ingest/prepare";
 import { packTagRow } from "../../lib/ingest/tagSignature";
@@ -42,6 +43,14 @@ interface RunRow {
   id: number;
   name: string;
   model: string | null;
+  kind: RunKind;
+}
+
+/** Why a record of one kind is refused in a run of the other. */
+function kindRefusal(run: RunRow): string {
+  return run.kind === "gate_log"
+    ? `run "${run.name}" is a gate-log run: it holds gate decisions only (name another run for this record)`
+    : `run "${run.name}" is a probe run: a gate decision goes in a gate-log run of its own (name another run with --run or the record's run)`;
 }
 
 /**
@@ -121,8 +130,10 @@ export function traceRow(runId: number, batchId: number | null, t: PreparedTrace
 export function createTraceWriter(db: Db): TraceWriter {
   const s = db.sqlite;
   const q = {
-    runByName: s.prepare("SELECT id, name, model FROM runs WHERE name = ?"),
-    insertRun: s.prepare("INSERT INTO runs(name, model, params) VALUES (?, ?, ?) RETURNING id, name, model"),
+    runByName: s.prepare("SELECT id, name, model, kind FROM runs WHERE name = ?"),
+    insertRun: s.prepare(
+      "INSERT INTO runs(name, model, params, kind) VALUES (?, ?, ?, ?) RETURNING id, name, model, kind",
+    ),
     pinRun: s.prepare("UPDATE runs SET model = ?, params = coalesce(params, ?) WHERE id = ?"),
     insertTrace: s.prepare(insertTraceSql("INSERT OR IGNORE")),
     existingHash: s.prepare("SELECT hash FROM traces WHERE run_id = ? AND identity = ?").pluck(),
@@ -163,9 +174,9 @@ export function createTraceWriter(db: Db): TraceWriter {
     s.prepare("SELECT DISTINCT source FROM ingest_errors").pluck().all() as string[],
   );
 
-  function runFor(name: string, params: string | null): RunRow {
+  function runFor(name: string, params: string | null, kind: RunKind): RunRow {
     let r = runs.get(name) ?? (q.runByName.get(name) as RunRow | undefined);
-    if (!r) r = q.insertRun.get(name, null, params) as RunRow;
+    if (!r) r = q.insertRun.get(name, null, params, kind) as RunRow;
     runs.set(name, r);
     return r;
   }
@@ -215,7 +226,11 @@ export function createTraceWriter(db: Db): TraceWriter {
         continue;
       }
       try {
-        const run = runFor(t.runName, t.runParams);
+        const run = runFor(t.runName, t.runParams, runKindOfForm(t.form));
+        if (run.kind !== runKindOfForm(t.form)) {
+          reject(t, kindRefusal(run));
+          continue;
+        }
         if (run.model === null) {
           q.pinRun.run(t.model, t.runParams, run.id);
           run.model = t.model;

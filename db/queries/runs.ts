@@ -1,3 +1,4 @@
+import { GATE_LOG_PROBE, type RunKind } from "../../lib/ingest/gateLogForm";
 import { ANY_FIELD, parseTag } from "../../lib/ingest/tags";
 import { LABELS, type Label } from "../../lib/probe/schema";
 import type { Db } from "../client";
@@ -22,6 +23,10 @@ export interface RunCounts {
   flags: Record<string, number>;
   fieldFlags: Record<string, number>;
   gate: Record<string, number>;
+  /** Gate-log runs: decisions per tool, and how often each fact blocked as unknown or conflicting. */
+  tools: Record<string, number>;
+  gateUnknown: Record<string, number>;
+  gateConflict: Record<string, number>;
 }
 
 export interface RunRow {
@@ -29,6 +34,8 @@ export interface RunRow {
   name: string;
   model: string | null;
   params: string | null;
+  /** What it holds: probe traces, or a gate decision log's decisions. */
+  kind: RunKind;
   traceCount: number;
   rejectedCount: number;
   mismatchCount: number;
@@ -43,7 +50,7 @@ export interface RunSummary extends RunRow, RunCounts {
   date: string;
 }
 
-const RUN_COLUMNS = `id, name, model, params, trace_count AS traceCount, rejected_count AS rejectedCount,
+const RUN_COLUMNS = `id, name, model, params, kind, trace_count AS traceCount, rejected_count AS rejectedCount,
   mismatch_count AS mismatchCount, created_at AS createdAt, updated_at AS updatedAt,
   first_started_at AS firstStartedAt, last_started_at AS lastStartedAt`;
 
@@ -63,7 +70,19 @@ function emptyField(field: string): FieldCounts {
 export function foldCounts(rows: { probe: string; tag: string; n: number }[]): RunCounts {
   const fields = new Map<string, FieldCounts>();
   const probes = new Map<string, number>();
-  const out: RunCounts = { probes: [], fields: [], flags: {}, fieldFlags: {}, gate: {} };
+  const out: RunCounts = {
+    probes: [],
+    fields: [],
+    flags: {},
+    fieldFlags: {},
+    gate: {},
+    tools: {},
+    gateUnknown: {},
+    gateConflict: {},
+  };
+  const add = (into: Record<string, number>, key: string, n: number) => {
+    into[key] = (into[key] ?? 0) + n;
+  };
   const field = (f: string) => {
     let c = fields.get(f);
     if (!c) {
@@ -109,6 +128,15 @@ export function foldCounts(rows: { probe: string; tag: string; n: number }[]): R
         break;
       case "gate":
         out.gate[t.value] = (out.gate[t.value] ?? 0) + r.n;
+        break;
+      case "tool":
+        add(out.tools, t.value, r.n);
+        break;
+      case "gateUnknown":
+        add(out.gateUnknown, t.value, r.n);
+        break;
+      case "gateConflict":
+        add(out.gateConflict, t.value, r.n);
         break;
       default:
         break;
@@ -205,9 +233,9 @@ export function runFacets(db: Db): { models: string[]; probes: string[] } {
     .pluck()
     .all() as string[];
   const probes = db.sqlite
-    .prepare("SELECT DISTINCT probe_id FROM run_counts ORDER BY probe_id")
+    .prepare("SELECT DISTINCT probe_id FROM run_counts WHERE probe_id <> ? ORDER BY probe_id")
     .pluck()
-    .all() as string[];
+    .all(GATE_LOG_PROBE) as string[];
   return { models, probes };
 }
 

@@ -20,6 +20,8 @@ export interface TraceListRow {
     flags: string[];
     gate: { verdict: string; unknown: string[]; conflict: string[]; next: string | null };
   };
+  /** A gate-log trace's recorded verdict (lib/ingest/gateLog.ts); absent on probe traces. */
+  recordedGate?: TraceListRow["result"]["gate"];
   latencyMs: number | null;
   startedAt: string | null;
   response: { text: string | null; tool_calls: unknown[]; fenced: boolean };
@@ -337,7 +339,9 @@ export function loadRows(db: Db, ids: number[], field: string | null): TraceList
   const col = (r: (typeof raw)[number], k: keyof typeof ROW_PREFIX, b = budget) =>
     r[k] === null ? null : readPrefix(r[k] as string, ROW_PREFIX[k], b);
   return raw.map((r) => {
-    const result = (col(r, "result") ?? {}) as Partial<TraceListRow["result"]>;
+    const result = (col(r, "result") ?? {}) as Partial<TraceListRow["result"]> & {
+      recorded_gate?: TraceListRow["result"]["gate"];
+    };
     const response = (col(r, "response", PREVIEW_READ) ?? {}) as Partial<TraceListRow["response"]>;
     return {
       id: r.id as number,
@@ -352,6 +356,7 @@ export function loadRows(db: Db, ids: number[], field: string | null): TraceList
         flags: result.flags ?? [],
         gate: result.gate ?? { verdict: r.gate as string, unknown: [], conflict: [], next: null },
       },
+      ...(result.recorded_gate ? { recordedGate: result.recorded_gate } : {}),
       latencyMs: r.latencyMs as number | null,
       startedAt: r.startedAt as string | null,
       response: {

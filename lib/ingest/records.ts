@@ -2,6 +2,7 @@ import { EMPTY_LEXICON, type Lexicon } from "../lexicon/lexicon";
 import type { Probe } from "../probe/schema";
 import { describeIssues, ProbeSchema } from "../probe/schema";
 import type { Batcher } from "./batcher";
+import { isGateDecisionRecord, prepareGateDecision } from "./gateLog";
 import type { IngestOptions, IngestSource, IngestStore } from "./pipeline";
 import { prepareError, prepareTrace } from "./prepare";
 import type { SplitRecord } from "./splitRecords";
@@ -86,6 +87,7 @@ export class RecordReader {
           `nested too deeply: more than ${MAX_NESTING} levels of objects and arrays (the limit)`,
         );
       if (this.options.format === "when2call") this.when2call(at, rec);
+      else if (isGateDecisionRecord(rec.value)) this.gateDecision(at, rec);
       else this.accept(at, rec, rec.value);
     } catch (e) {
       if (e instanceof StoreFailure) throw e.original;
@@ -160,6 +162,21 @@ export class RecordReader {
         text: rec.text,
       }),
     );
+  }
+
+  /** A line of a gate decision log (recognised by its schema marker): one decision of a gate-log run. */
+  private gateDecision(at: RecordOrigin, rec: SplitRecord) {
+    const d = prepareGateDecision(rec.value, {
+      defaultRun: at.defaultRun,
+      model: this.options.model ?? "unknown",
+      file: at.src.file,
+      source: at.src.name,
+      line: rec.line,
+      bytes: rec.bytes,
+      text: rec.text,
+    });
+    if (!d.ok) return this.reject(at, rec, d.reason);
+    this.batch.addTrace(d.trace);
   }
 
   /** A When2Call line: its probe stored, its four candidate answers as records (counted as one line). */

@@ -40,6 +40,10 @@ const VOCABULARY: Record<TagKind, readonly string[] | null> = {
   human: AGREEMENT,
   recorded: AGREEMENT,
   probe: [],
+  // A gate-log run's tool and blocking facts are counted per run, never combined in a filter.
+  tool: null,
+  gateUnknown: null,
+  gateConflict: null,
   // No combined filter needs these: a human label or a review kind drives its own scan (or is
   // checked exactly after the others), so they take none of the few bits left.
   humanLabel: null,

@@ -52,6 +52,12 @@ export const tag = {
   fieldFlag: (field: string, flag: string) => fieldTag(FIELD_PREFIX.fieldFlag, field, flag),
   flag: (flag: string) => `f:${flag}`,
   gate: (verdict: string) => `g:${verdict}`,
+  /** A gate-log decision's tool (lib/ingest/gateLog.ts). */
+  tool: (name: string) => `gt:${name}`,
+  /** A fact that was unknown when a gate-log decision blocked. */
+  gateUnknown: (name: string) => `gu:${name}`,
+  /** A fact that conflicted when a gate-log decision blocked. */
+  gateConflict: (name: string) => `gx:${name}`,
   /** The current human label's (review, else imported) agreement with ours. */
   human: (field: string, agrees: boolean) => fieldTag(FIELD_PREFIX.human, field, agreement(agrees)),
   /** The current human label: the field's current review, else its imported label. */
@@ -238,6 +244,9 @@ export type TagKind =
   | "fieldFlag"
   | "flag"
   | "gate"
+  | "tool"
+  | "gateUnknown"
+  | "gateConflict"
   | "human"
   | "humanLabel"
   | "recorded"
@@ -261,6 +270,9 @@ const KINDS: Record<string, TagKind> = {
   ff: "fieldFlag",
   f: "flag",
   g: "gate",
+  gt: "tool",
+  gu: "gateUnknown",
+  gx: "gateConflict",
   h: "human",
   hl: "humanLabel",
   rec: "recorded",
@@ -272,6 +284,9 @@ const KINDS: Record<string, TagKind> = {
   qd: "queueDone",
 };
 
+/** Kinds whose tag is `prefix:value`, with no field. */
+const NAME_KINDS = new Set<TagKind>(["probe", "flag", "gate", "tool", "gateUnknown", "gateConflict"]);
+
 /** The inverse of `tag.*`: kind, field (for per-field tags) and value. */
 export function parseTag(name: string): ParsedTag | null {
   const colon = name.indexOf(":");
@@ -279,7 +294,7 @@ export function parseTag(name: string): ParsedTag | null {
   const kind = KINDS[name.slice(0, colon)];
   if (!kind) return null;
   const rest = name.slice(colon + 1);
-  if (kind === "probe" || kind === "flag" || kind === "gate") return { kind, field: null, value: rest };
+  if (NAME_KINDS.has(kind)) return { kind, field: null, value: rest };
   const eq = rest.lastIndexOf("=");
   if (eq < 0) return null;
   return { kind, field: rest.slice(0, eq), value: rest.slice(eq + 1) };

@@ -32,6 +32,7 @@ import {
 } from "@/lib/traceFilter";
 import { BulkRelabel } from "./BulkRelabel";
 import { FilterBar, type FilterSelect } from "./FilterBar";
+import { GateLogSummary, GateLogTable, gateLogSelects } from "./GateLogRun";
 import { PagePosition, Pager } from "./Pager";
 import { RunKeys } from "./RunKeys";
 import { RunScoring } from "./RunScoring";
@@ -106,7 +107,8 @@ export default async function RunPage({ params, searchParams }: Props) {
     reviewed.confirms += f.reviews.confirms;
   }
 
-  const selects: FilterSelect[] = [
+  const gateLog = run.kind === "gate_log";
+  const probeSelects: FilterSelect[] = [
     {
       name: "field",
       label: "Field",
@@ -153,7 +155,9 @@ export default async function RunPage({ params, searchParams }: Props) {
       ],
     },
   ];
-  if (run.probes.length > 1) {
+  // A gate-log run's decisions have no fields or labels: its one filter is the gate's.
+  const selects = gateLog ? gateLogSelects(filter) : probeSelects;
+  if (!gateLog && run.probes.length > 1) {
     selects.push({
       name: "probe",
       label: "Probe",
@@ -218,17 +222,23 @@ export default async function RunPage({ params, searchParams }: Props) {
         </div>
       </div>
 
-      <Card title="Label rates">
-        <FieldRatesTable fields={run.fields} hrefFor={hrefFor} max={fieldNames.length > 6 ? 3 : 6} />
-      </Card>
+      {gateLog ? (
+        <GateLogSummary run={run} />
+      ) : (
+        <>
+          <Card title="Label rates">
+            <FieldRatesTable fields={run.fields} hrefFor={hrefFor} max={fieldNames.length > 6 ? 3 : 6} />
+          </Card>
 
-      <RunScoring
-        run={run.name}
-        scoring={runScoringView(db, run.id)}
-        rescores={listRescores(db, run.id, 5)}
-        running={rescoreProgress(db, pendingConfigRescores(db, run.id))}
-        reviewer={reviewer}
-      />
+          <RunScoring
+            run={run.name}
+            scoring={runScoringView(db, run.id)}
+            rescores={listRescores(db, run.id, 5)}
+            running={rescoreProgress(db, pendingConfigRescores(db, run.id))}
+            reviewer={reviewer}
+          />
+        </>
+      )}
 
       <FilterBar
         action={hasRunPath(run.name) ? base : "/runs"}
@@ -273,21 +283,25 @@ export default async function RunPage({ params, searchParams }: Props) {
           ) : null}
         </p>
         <div className="flex flex-wrap items-center gap-3">
-          <BulkRelabel
-            run={run.name}
-            query={query}
-            field={field}
-            filterText={[...filterParams].map(([k, v]) => `${k}=${v}`).join(" ")}
-            reviewer={reviewer}
-            running={bulk?.status === "running" ? bulkJobView(bulk) : null}
-          />
-          <BulkAddToSet
-            run={run.name}
-            query={query}
-            field={field}
-            filterText={[...filterParams].map(([k, v]) => `${k}=${v}`).join(" ")}
-            reviewer={reviewer}
-          />
+          {gateLog ? null : (
+            <>
+              <BulkRelabel
+                run={run.name}
+                query={query}
+                field={field}
+                filterText={[...filterParams].map(([k, v]) => `${k}=${v}`).join(" ")}
+                reviewer={reviewer}
+                running={bulk?.status === "running" ? bulkJobView(bulk) : null}
+              />
+              <BulkAddToSet
+                run={run.name}
+                query={query}
+                field={field}
+                filterText={[...filterParams].map(([k, v]) => `${k}=${v}`).join(" ")}
+                reviewer={reviewer}
+              />
+            </>
+          )}
           <PagePosition
             start={start}
             shown={page.rows.length}
@@ -308,6 +322,13 @@ export default async function RunPage({ params, searchParams }: Props) {
             Clear the filter
           </Link>
         </div>
+      ) : gateLog ? (
+        <GateLogTable
+          rows={page.rows}
+          query={query}
+          start={start}
+          highlight={holding?.found ? at : undefined}
+        />
       ) : (
         <TraceTable
           rows={page.rows.map((r) => traceRowView(r, field, reviews.get(r.id)))}

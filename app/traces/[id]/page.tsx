@@ -20,10 +20,12 @@ import { neighbours } from "@/db/queries/traceList";
 import { traceInFilter } from "@/db/queries/tracePosition";
 import { SHOWN_STRING } from "@/lib/budget/jsonBudget";
 import type { Fact } from "@/lib/gate/facts";
+import { GATE_LOG_FORM } from "@/lib/ingest/gateLogForm";
 import { askTermHits, markArgumentsBounded, readCallArguments } from "@/lib/probe/argumentMarks";
 import { bareLabelField } from "@/lib/probe/compile";
 import { runHref } from "@/lib/runPath";
 import { filterToParams, parseTraceFilter, type TraceFilter } from "@/lib/traceFilter";
+import { GateLogDecision, gateLogVerdicts } from "./GateLogDecision";
 import { traceLinks } from "./links";
 import { RecordDownloads } from "./RecordDownloads";
 import { ReviewHistory } from "./ReviewHistory";
@@ -116,6 +118,8 @@ export default async function TracePage({ params, searchParams }: Props) {
   const review = reviewView(db, t.id, t.result.fields, t.human);
   const reviewer = await currentReviewer();
 
+  // A decision of a gate in the user's agent (a gate-log run): no probe, no fields, two verdicts.
+  const gateLog = t.form === GATE_LOG_FORM ? gateLogVerdicts(t) : null;
   const raw = t.reread.raw;
   const w2c = t.reread.when2call;
   const offered = t.probe?.tools?.filter((x) => x.name !== t.probe?.tool?.name) ?? [];
@@ -151,7 +155,11 @@ export default async function TracePage({ params, searchParams }: Props) {
             {Object.entries(t.result.fields).map(([f, s]) => (
               <LabelChip key={f} field={f} label={s.label} testId="summary-label" />
             ))}
-            <GateBadge verdict={t.result.gate.verdict} next={t.result.gate.next} />
+            {gateLog ? <span className="text-xs text-slate-600">recorded</span> : null}
+            <GateBadge
+              verdict={(gateLog?.recorded ?? t.result.gate).verdict}
+              next={(gateLog?.recorded ?? t.result.gate).next}
+            />
             {t.result.flags.length > 0 ? <FlagList flags={t.result.flags} /> : null}
           </div>
         </div>
@@ -208,92 +216,107 @@ export default async function TracePage({ params, searchParams }: Props) {
         </div>
       </div>
 
-      {!t.probe ? (
-        <p className="rounded border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900" role="alert">
-          Version {t.probeVersion} of probe {t.probeId} is not in the database: the world and the marks cannot
-          be shown.
-        </p>
-      ) : null}
-
-      <FieldLabels
-        t={t}
-        focusField={
-          rawFilter.label || rawFilter.reason || rawFilter.human || rawFilter.recorded ? field : null
-        }
-      />
-
-      <ParseNotes text={t.response.text} flags={t.result.flags} probe={probe} raw={t.reread.raw} />
-      {review.fields.length > 0 ? (
-        <ReviewPanel
-          key={t.id}
-          traceId={t.id}
-          fields={review.fields}
-          focusField={field}
-          nextHref={nextHref}
-          reviewer={reviewer}
-        />
-      ) : null}
-
-      {called || !hits ? (
-        <div className="grid items-start gap-4 xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
-          <ToolCall t={t} view={view} probe={probe} />
-          {hits ? <ResponseText t={t} hits={hits} called={called} /> : null}
-        </div>
+      {gateLog ? (
+        <GateLogDecision t={t} />
       ) : (
-        // No call: the text decides the labels, so it leads.
-        <div className="grid items-start gap-4 xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
-          <ResponseText t={t} hits={hits} called={called} />
-          <ToolCall t={t} view={view} probe={probe} />
-        </div>
-      )}
-
-      <ReviewHistory history={review.history} fields={review.fields.map((f) => f.field)} />
-
-      {t.probe ? <WorldPanels probe={t.probe} /> : null}
-
-      <div className="grid items-start gap-4 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
-        <GateCard
-          t={t}
-          facts={facts}
-          factOrigin={factOrigin}
-          requires={probe?.requires ?? []}
-          args={callArgs}
-        />
-        <Card
-          title="Tool schema"
-          aside={
-            <Link
-              href={`/probes/${encodeURIComponent(t.probeId)}?version=${t.probeVersion}`}
-              className="text-xs text-indigo-700 hover:underline"
+        <>
+          {!t.probe ? (
+            <p
+              className="rounded border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900"
+              role="alert"
             >
-              probe <Ident text={t.probeId} max={60} /> v{t.probeVersion}
-            </Link>
-          }
-        >
-          {t.probe?.tool ? (
-            <ToolSchema tool={t.probe.tool} probed={probe?.fields ?? []} requires={probe?.requires ?? []} />
-          ) : (
-            <p className="text-sm text-slate-600" data-testid="tool-schema">
-              This probe offers no tool that fits: the right answer is to say so, not to call.
+              Version {t.probeVersion} of probe {t.probeId} is not in the database: the world and the marks
+              cannot be shown.
             </p>
-          )}
-          {offered.length > 0 ? (
-            <details className="mt-3 text-sm" data-testid="other-tools">
-              <summary className="cursor-pointer text-xs font-medium text-slate-500 uppercase">
-                Other tools offered ({offered.length})
-              </summary>
-              <div className="mt-2 space-y-3">
-                {offered.slice(0, 30).map((tool) => (
-                  <ToolSchema key={tool.name} tool={tool} testId="other-tool" maxParams={20} />
-                ))}
-                {offered.length > 30 ? <CutNote>{`showing 30 of ${offered.length} tools`}</CutNote> : null}
-              </div>
-            </details>
           ) : null}
-        </Card>
-      </div>
 
-      <SideEffect t={t} probe={probe} written={written} read={writtenRead} />
+          <FieldLabels
+            t={t}
+            focusField={
+              rawFilter.label || rawFilter.reason || rawFilter.human || rawFilter.recorded ? field : null
+            }
+          />
+
+          <ParseNotes text={t.response.text} flags={t.result.flags} probe={probe} raw={t.reread.raw} />
+          {review.fields.length > 0 ? (
+            <ReviewPanel
+              key={t.id}
+              traceId={t.id}
+              fields={review.fields}
+              focusField={field}
+              nextHref={nextHref}
+              reviewer={reviewer}
+            />
+          ) : null}
+
+          {called || !hits ? (
+            <div className="grid items-start gap-4 xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+              <ToolCall t={t} view={view} probe={probe} />
+              {hits ? <ResponseText t={t} hits={hits} called={called} /> : null}
+            </div>
+          ) : (
+            // No call: the text decides the labels, so it leads.
+            <div className="grid items-start gap-4 xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+              <ResponseText t={t} hits={hits} called={called} />
+              <ToolCall t={t} view={view} probe={probe} />
+            </div>
+          )}
+
+          <ReviewHistory history={review.history} fields={review.fields.map((f) => f.field)} />
+
+          {t.probe ? <WorldPanels probe={t.probe} /> : null}
+
+          <div className="grid items-start gap-4 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
+            <GateCard
+              t={t}
+              facts={facts}
+              factOrigin={factOrigin}
+              requires={probe?.requires ?? []}
+              args={callArgs}
+            />
+            <Card
+              title="Tool schema"
+              aside={
+                <Link
+                  href={`/probes/${encodeURIComponent(t.probeId)}?version=${t.probeVersion}`}
+                  className="text-xs text-indigo-700 hover:underline"
+                >
+                  probe <Ident text={t.probeId} max={60} /> v{t.probeVersion}
+                </Link>
+              }
+            >
+              {t.probe?.tool ? (
+                <ToolSchema
+                  tool={t.probe.tool}
+                  probed={probe?.fields ?? []}
+                  requires={probe?.requires ?? []}
+                />
+              ) : (
+                <p className="text-sm text-slate-600" data-testid="tool-schema">
+                  This probe offers no tool that fits: the right answer is to say so, not to call.
+                </p>
+              )}
+              {offered.length > 0 ? (
+                <details className="mt-3 text-sm" data-testid="other-tools">
+                  <summary className="cursor-pointer text-xs font-medium text-slate-500 uppercase">
+                    Other tools offered ({offered.length})
+                  </summary>
+                  <div className="mt-2 space-y-3">
+                    {offered.slice(0, 30).map((tool) => (
+                      <ToolSchema key={tool.name} tool={tool} testId="other-tool" maxParams={20} />
+                    ))}
+                    {offered.length > 30 ? (
+                      <CutNote>{`showing 30 of ${offered.length} tools`}</CutNote>
+                    ) : null}
+                  </div>
+                </details>
+              ) : null}
+            </Card>
+          </div>
+
+          <SideEffect t={t} probe={probe} written={written} read={writtenRead} />
+        </>
+      )}
 
       <Card title="Trace">
         <Meta
@@ -322,26 +345,30 @@ export default async function TracePage({ params, searchParams }: Props) {
                 ) : null}
               </span>,
             ],
-            [
-              "Probe",
-              <span key="p">
-                <Link
-                  href={`/probes/${encodeURIComponent(t.probeId)}?version=${t.probeVersion}`}
-                  className="font-mono text-indigo-700 hover:underline"
-                  data-testid="probe-link"
-                >
-                  <Ident text={t.probeId} /> v{t.probeVersion}
-                </Link>
-                {t.probeCurrentVersion !== null && t.probeCurrentVersion !== t.probeVersion ? (
-                  <span className="ml-2 text-xs text-amber-900">
-                    scored with v{t.probeVersion}; the current version is{" "}
-                    <Link href={`/probes/${encodeURIComponent(t.probeId)}`} className="underline">
-                      v{t.probeCurrentVersion}
-                    </Link>
-                  </span>
-                ) : null}
-              </span>,
-            ],
+            ...(gateLog
+              ? []
+              : ([
+                  [
+                    "Probe",
+                    <span key="p">
+                      <Link
+                        href={`/probes/${encodeURIComponent(t.probeId)}?version=${t.probeVersion}`}
+                        className="font-mono text-indigo-700 hover:underline"
+                        data-testid="probe-link"
+                      >
+                        <Ident text={t.probeId} /> v{t.probeVersion}
+                      </Link>
+                      {t.probeCurrentVersion !== null && t.probeCurrentVersion !== t.probeVersion ? (
+                        <span className="ml-2 text-xs text-amber-900">
+                          scored with v{t.probeVersion}; the current version is{" "}
+                          <Link href={`/probes/${encodeURIComponent(t.probeId)}`} className="underline">
+                            v{t.probeCurrentVersion}
+                          </Link>
+                        </span>
+                      ) : null}
+                    </span>,
+                  ],
+                ] as [string, React.ReactNode][])),
             [
               "Record id",
               <span key="x" className="font-mono">

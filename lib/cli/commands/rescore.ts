@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { runLeasedRescore } from "../../../db/queries/rescoreJobs";
+import { getRunByName } from "../../../db/queries/runs";
 import { runByName } from "../../../db/queries/tuneRuns";
 import { cliDb } from "../db";
 import { LineWriter } from "../output";
@@ -26,6 +27,10 @@ export function registerRescore(program: Command): void {
       const runs = names.map((n) => {
         const r = runByName(db, n);
         if (!r) throw new UsageError(`unknown run "${n}"`);
+        if (getRunByName(db, n)?.kind === "gate_log")
+          throw new UsageError(
+            `run "${n}" is a gate-log run: its decisions were re-decided by our gate when they were ingested, and no probe scores them`,
+          );
         return r;
       });
       const reports = rescoreRuns(db, runs, saverName(opts.by));
