@@ -192,6 +192,16 @@ test("two reviewers on one queue item: the second sees the first's review, and E
   const [a, b] = pages;
   await a.page.keyboard.press("1");
   await a.q.showing(id("clash:one-drift"), "severity");
+  // The queue moves on before the save lands: wait until Cy's review is stored (on a loaded
+  // machine B's key could otherwise arrive first, and there would be nothing to conflict with).
+  await expect
+    .poll(() =>
+      queryAll<{ reviewer: string }>(
+        "SELECT reviewer FROM reviews WHERE trace_id = ? AND field = 'timezone'",
+        id("clash:one-drift"),
+      ).map((r) => r.reviewer),
+    )
+    .toEqual(["Cy"]);
   // B still shows the field as unreviewed.
   await b.page.keyboard.press("5");
   const conflict = b.page.getByTestId("conflict");
