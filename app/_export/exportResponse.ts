@@ -11,9 +11,14 @@ const text = (status: number, message: string) =>
  * A run's traces under the run page's filter, as `assumeprobe export` prints them: the whole
  * filter (paging parameters are ignored), streamed in slices that leave room for other requests.
  */
-export function exportResponse(name: string | null, params: URLSearchParams): Response {
+export function exportResponse(
+  name: string | null,
+  params: URLSearchParams,
+  extra: readonly string[] = [],
+): Response {
   if (name === null) return text(400, "bad request: the run name is not valid percent-encoded UTF-8");
-  const checked = checkTraceFilter(params);
+  // A parameter the filter does not know would export the whole run as if filtered: refused.
+  const checked = checkTraceFilter(params, { extra });
   if (!checked.ok) return text(400, `bad request: ${checked.error}`);
   const filter = { ...checked.filter, after: undefined, before: undefined };
   const db = getDb();

@@ -19,9 +19,9 @@ import { getTraceDetail, parseTraceId, traceWorldState } from "@/db/queries/trac
 import { neighbours } from "@/db/queries/traceList";
 import { traceInFilter } from "@/db/queries/tracePosition";
 import { SHOWN_STRING } from "@/lib/budget/jsonBudget";
+import { ANY_FIELD } from "@/lib/ingest/tags";
 import type { Fact } from "@/lib/gate/facts";
 import { askTermHits, markArgumentsBounded, readCallArguments } from "@/lib/probe/argumentMarks";
-import { bareLabelField } from "@/lib/probe/compile";
 import { runHref } from "@/lib/runPath";
 import { filterToParams, parseTraceFilter, type TraceFilter } from "@/lib/traceFilter";
 import { traceLinks } from "./links";
@@ -49,7 +49,8 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 function navField(filter: TraceFilter, fields: string[]): string | null {
   if (filter.field) return filter.field;
   if (!(filter.label || filter.reason || filter.human || filter.recorded || filter.flag)) return null;
-  return bareLabelField(fields);
+  // As on the run page: a filter that names no field reads every field.
+  return fields.length ? ANY_FIELD : null;
 }
 
 /** A 1-based position carried in the URL (`pos`), when it is one. */
