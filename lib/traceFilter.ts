@@ -208,10 +208,3 @@ export function filterToParams(f: TraceFilter, keepPaging = false): URLSearchPar
   }
   return p;
 }
-
-export function hasFilter(f: TraceFilter): boolean {
-  return (
-    filterToParams(f).toString() !== "" &&
-    !(filterToParams(f).toString() === `field=${encodeURIComponent(f.field ?? "")}`)
-  );
-}

@@ -2,7 +2,8 @@ import { getDb } from "@/db/client";
 import { exportBatches, exportScope } from "@/db/queries/exportRun";
 import { requestsInFlight } from "@/lib/http/serverState";
 import { slicedJsonl } from "@/lib/http/slicedStream";
-import { checkTraceFilter, hasFilter } from "@/lib/traceFilter";
+import { runExportFileName } from "@/lib/downloadName";
+import { checkTraceFilter } from "@/lib/traceFilter";
 
 const text = (status: number, message: string) =>
   new Response(`${message}\n`, { status, headers: { "content-type": "text/plain; charset=utf-8" } });
@@ -25,7 +26,7 @@ export function exportResponse(
   const found = exportScope(db, name, filter);
   if (!found.ok)
     return text(found.status, found.status === 400 ? `bad request: ${found.error}` : found.error);
-  const file = `${name.replace(/[^A-Za-z0-9._-]+/g, "_")}${hasFilter(filter) ? "-filtered" : ""}.jsonl`;
+  const file = runExportFileName(name, { ...filter, field: found.scope.field });
   const inFlight = requestsInFlight();
   const othersBusy = inFlight === undefined ? undefined : () => (requestsInFlight() ?? 0) > 1;
   return new Response(slicedJsonl(exportBatches(db, found.scope, 50), { othersBusy }), {
