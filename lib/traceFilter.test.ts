@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { ANY_FIELD } from "./ingest/tags";
-import { checkTraceFilter, filterField, parseTraceFilter, unknownFieldNotice, unknownParams } from "./traceFilter";
+import {
+  checkTraceFilter,
+  filterField,
+  parseTraceFilter,
+  unknownFieldNotice,
+  unknownParams,
+} from "./traceFilter";
 
 describe("the filter's field", () => {
   const fields = ["timezone", "user_id", "resource_id"];
@@ -36,7 +42,9 @@ describe("unknown parameters", () => {
   it("names each with the accepted ones", () => {
     const notices = unknownParams(new URLSearchParams("serch=where&label=ASK&at=3"), ["at"]);
     expect(notices).toHaveLength(1);
-    expect(notices[0]).toMatch(/^unknown parameter "serch" \(the filter takes field, label, .*q \(or search\).*, at\)$/);
+    expect(notices[0]).toMatch(
+      /^unknown parameter "serch" \(the filter takes field, label, .*q \(or search\).*, at\)$/,
+    );
   });
   it("are an error where only the filter is read (the exports), not where a page reads more", () => {
     const p = new URLSearchParams("serch=where");

@@ -1,8 +1,8 @@
 import { getDb } from "@/db/client";
 import { exportBatches, exportScope } from "@/db/queries/exportRun";
+import { runExportFileName } from "@/lib/downloadName";
 import { requestsInFlight } from "@/lib/http/serverState";
 import { slicedJsonl } from "@/lib/http/slicedStream";
-import { runExportFileName } from "@/lib/downloadName";
 import { checkTraceFilter } from "@/lib/traceFilter";
 
 const text = (status: number, message: string) =>

@@ -13,6 +13,7 @@ import {
   type LabelledCount,
   summarize,
 } from "@/lib/review/agreementView";
+import { sharePct } from "@/lib/stats";
 import { AgreeText, ConfusionTable, KappaText } from "./ConfusionTable";
 import { type AgreementScope, AgreementScopeForm, cellLinker, parseAgreementScope } from "./scope";
 
@@ -202,7 +203,7 @@ function SliceTable({
                 {r.s.total.toLocaleString("en-US")}
               </td>
               <td className="py-1 pr-3 text-right font-mono tabular-nums">
-                {r.s.total ? `${Math.round((100 * r.s.agree) / r.s.total)}%` : "none"}
+                {sharePct(r.s.agree, r.s.total, 0)}
               </td>
               <td className="py-1 font-mono text-xs tabular-nums">
                 {r.s.kappa.kappa === null ? "none" : r.s.kappa.kappa.toFixed(2)}

@@ -19,8 +19,8 @@ import { getTraceDetail, parseTraceId, traceWorldState } from "@/db/queries/trac
 import { neighbours } from "@/db/queries/traceList";
 import { traceInFilter } from "@/db/queries/tracePosition";
 import { SHOWN_STRING } from "@/lib/budget/jsonBudget";
-import { ANY_FIELD } from "@/lib/ingest/tags";
 import type { Fact } from "@/lib/gate/facts";
+import { ANY_FIELD } from "@/lib/ingest/tags";
 import { askTermHits, markArgumentsBounded, readCallArguments } from "@/lib/probe/argumentMarks";
 import { runHref } from "@/lib/runPath";
 import { filterToParams, parseTraceFilter, type TraceFilter } from "@/lib/traceFilter";
