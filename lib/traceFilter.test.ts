@@ -27,11 +27,14 @@ describe("the filter's field", () => {
 });
 
 describe("the search's two names", () => {
-  it.each([{ q: "where" }, { search: "where" }])("reads %j as the search", (params) => {
-    expect(parseTraceFilter(params).q).toBe("where");
-    expect(parseTraceFilter(new URLSearchParams(params)).q).toBe("where");
-    expect(unknownParams(params)).toEqual([]);
-  });
+  it.each<Record<string, string>>([{ q: "where" }, { search: "where" }])(
+    "reads %j as the search",
+    (params) => {
+      expect(parseTraceFilter(params).q).toBe("where");
+      expect(parseTraceFilter(new URLSearchParams(params)).q).toBe("where");
+      expect(unknownParams(params)).toEqual([]);
+    },
+  );
   it("refuses both at once, as a parameter given twice", () => {
     const r = checkTraceFilter(new URLSearchParams("q=a&search=b"));
     expect(r).toEqual({ ok: false, error: "q is given 2 times" });
