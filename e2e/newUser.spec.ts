@@ -177,3 +177,26 @@ test("times on the lexicon page read as on the other pages, not raw ISO", async 
   if ((await times.count()) > 0) await expect(times.first()).toHaveText(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
   expect(await page.locator("main").textContent()).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d/);
 });
+
+test("the upload page lists a recorded label outside the vocabulary as a warning with its line", async ({
+  page,
+}) => {
+  const file = join(mkdtempSync(join(tmpdir(), "e2e-newuser-upload-")), "labels.jsonl");
+  const lines = [
+    { id: "w-1", label: "ASKED", response: { text: "Which timezone should I use?" } },
+    { id: "w-2", label: "ask", response: { text: "Which timezone should I use?" } },
+  ];
+  writeFileSync(file, `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
+  await page.goto("/upload");
+  await page.getByTestId("file-input").setInputFiles(file);
+  await page.getByTestId("run-input").fill("e2e-newuser-upload");
+  await page.getByTestId("upload-submit").click();
+  await expect(page.getByTestId("upload-summary")).toContainText("2 ingested");
+  const warnings = page.getByTestId("upload-warnings");
+  await expect(warnings.locator("li")).toHaveCount(1);
+  await expect(warnings).toContainText(
+    'labels.jsonl line 1: recorded label "ASKED" of timezone is not one of ASK',
+  );
+  await expect(page.getByTestId("upload-errors")).toHaveCount(0);
+  await shoot(page, "upload-warnings");
+});
