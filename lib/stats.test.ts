@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { wilson } from "./stats";
+import { sharePct, wilson } from "./stats";
 
 describe("wilson", () => {
   it("matches known values", () => {
@@ -50,5 +50,30 @@ describe("rateChange (the compare page's test, shared with assumeprobe check)", 
     expect(rateChange(40, 100, 50, 100).beyondNoise).toBe(false);
     expect(rateChange(54, 100, 40, 100)).toMatchObject({ beyondNoise: true });
     expect(rateChange(0, 0, 3, 3)).toEqual({ delta: 1, z: undefined, beyondNoise: false });
+  });
+});
+
+describe("sharePct", () => {
+  it("rounds to a tenth, without trailing zeros", () => {
+    expect(sharePct(25, 27)).toBe("92.6%");
+    expect(sharePct(2, 3)).toBe("66.7%");
+    expect(sharePct(1, 3)).toBe("33.3%");
+    expect(sharePct(3, 4)).toBe("75%");
+    expect(sharePct(0, 5)).toBe("0%");
+    expect(sharePct(5, 5)).toBe("100%");
+    expect(sharePct(0, 0)).toBe("none");
+  });
+  it("never reads whole short of whole, nor none above none", () => {
+    expect(sharePct(1999, 2000)).toBe("99.9%");
+    expect(sharePct(1, 20000)).toBe("0.1%");
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 0, max: 1_000_000 }), (n, k0) => {
+        const k = k0 % (n + 1);
+        const shown = Number.parseFloat(sharePct(k, n));
+        expect(Math.abs(shown - (100 * k) / n)).toBeLessThanOrEqual(0.1 + 1e-9);
+        expect(shown === 100).toBe(k === n);
+        expect(shown === 0).toBe(k === 0);
+      }),
+    );
   });
 });

@@ -23,6 +23,19 @@ export function wilson(k: number, n: number): Rate {
   return { k, n, rate: p, low, high };
 }
 
+/**
+ * k of n as a percentage to `digits` decimals, rounded (25 of 27 is 92.6%, not 92.5%), without
+ * trailing zeros (3 of 4 is 75%): the one form of a share on pages and on the command line. A share
+ * short of whole never reads 100%, nor a share above none 0% (1,999 of 2,000 is 99.9%).
+ */
+export function sharePct(k: number, n: number, digits = 1): string {
+  if (n <= 0) return "none";
+  const step = 10 ** -digits;
+  const x = Math.round((k / n) * 100 * 10 ** digits) / 10 ** digits;
+  const shown = k < n && x >= 100 ? 100 - step : k > 0 && x <= 0 ? step : x;
+  return `${Number(shown.toFixed(digits))}%`;
+}
+
 export function pct(x: number, digits = 0): string {
   return `${(x * 100).toFixed(digits)}%`;
 }

@@ -29,7 +29,11 @@ const cursor = (name: string) =>
 
 /** Each filter parameter of a run page (and of its export) and what it may hold. */
 const FILTER_PARAMS = {
-  field: z.string().max(200, "field is longer than 200 characters"),
+  // `any` is the word for every field (the tag's `*` reads the same).
+  field: z
+    .string()
+    .max(200, "field is longer than 200 characters")
+    .transform((v) => (v.toLowerCase() === "any" ? ANY_FIELD : v)),
   label: oneOf("label", LABELS),
   reason: oneOf("reason", INJECT_REASONS),
   flag: oneOf("flag", FLAG_OPTIONS),
@@ -52,14 +56,47 @@ const FILTER_PARAMS = {
 type FilterKey = keyof typeof FILTER_PARAMS;
 const FILTER_KEYS = Object.keys(FILTER_PARAMS) as FilterKey[];
 
+/**
+ * Other names a parameter answers to, in the URL and on the command line alike: the command line
+ * called the search `--search` and the page `q`, so each place takes both.
+ */
+export const FILTER_ALIASES: Readonly<Record<string, FilterKey>> = { search: "q" };
+
+/** The filter's parameters as a sentence: `field, label, …, q (or search), after, before`. */
+export function acceptedParams(extra: readonly string[] = []): string {
+  const named = FILTER_KEYS.map((k) => {
+    const aliases = Object.keys(FILTER_ALIASES).filter((a) => FILTER_ALIASES[a] === k);
+    return aliases.length ? `${k} (or ${aliases.join(", ")})` : k;
+  });
+  return [...named, ...extra].join(", ");
+}
+
+/**
+ * The parameters a filter does not know, each as a notice naming the ones it does: a page shows
+ * them, an export answers 400 with them. `extra` are the page's own (`at`, `pos`, …).
+ */
+export function unknownParams(params: Params, extra: readonly string[] = []): string[] {
+  const known = new Set<string>([...FILTER_KEYS, ...Object.keys(FILTER_ALIASES), ...extra]);
+  const keys = params instanceof URLSearchParams ? [...new Set(params.keys())] : Object.keys(params);
+  return keys
+    .filter((k) => !known.has(k))
+    .map((k) => `unknown parameter "${k.slice(0, 100)}" (the filter takes ${acceptedParams(extra)})`);
+}
+
 export type TraceFilter = { [K in FilterKey]?: z.output<(typeof FILTER_PARAMS)[K]> };
 
 type Params = URLSearchParams | Record<string, string | string[] | undefined>;
 
-function valuesOf(params: Params, key: string): string[] {
+function valuesUnder(params: Params, key: string): string[] {
   if (params instanceof URLSearchParams) return params.getAll(key);
   const v = params[key];
   return v === undefined ? [] : Array.isArray(v) ? v : [v];
+}
+
+/** A parameter's values under its own name and its aliases. */
+function valuesOf(params: Params, key: FilterKey): string[] {
+  const names = [key, ...Object.keys(FILTER_ALIASES).filter((a) => FILTER_ALIASES[a] === key)];
+  return names.flatMap((n) => valuesUnder(params, n));
 }
 
 function readFilter(params: Params, strict: boolean): { filter: TraceFilter; errors: string[] } {
@@ -77,11 +114,17 @@ function readFilter(params: Params, strict: boolean): { filter: TraceFilter; err
   return { filter: filter as TraceFilter, errors };
 }
 
-/** A run page's filter, as it lives in the URL, or what is wrong with it (a request answered 400). */
+/**
+ * A run page's filter, as it lives in the URL, or what is wrong with it (a request answered 400).
+ * With `only`, a parameter that is neither the filter's nor one of `only.extra` is wrong too (the
+ * exports and the command line); without, other parameters are the page's to read.
+ */
 export function checkTraceFilter(
   params: Params,
+  only?: { extra: readonly string[] },
 ): { ok: true; filter: TraceFilter } | { ok: false; error: string } {
   const { filter, errors } = readFilter(params, true);
+  if (only) errors.push(...unknownParams(params, only.extra));
   return errors.length ? { ok: false, error: errors.join("; ") } : { ok: true, filter };
 }
 
@@ -94,10 +137,20 @@ export function parseTraceFilter(params: Params): TraceFilter {
   return readFilter(params, false).filter;
 }
 
-/** The filter's field: the one it names when the run has it, else the run's default. */
-export function filterField(filter: TraceFilter, fieldNames: string[], primary: string | null): string {
+/**
+ * The filter's field: the one it names when the run has it, else every field (a default of one
+ * field hid every other field's misfires).
+ */
+export function filterField(filter: TraceFilter, fieldNames: string[]): string {
   if (filter.field && (filter.field === ANY_FIELD || fieldNames.includes(filter.field))) return filter.field;
-  return fieldNames.length <= 3 ? (primary ?? ANY_FIELD) : ANY_FIELD;
+  return ANY_FIELD;
+}
+
+/** A notice for a field the run does not probe (the page then reads every field), or null. */
+export function unknownFieldNotice(filter: TraceFilter, fieldNames: string[]): string | null {
+  if (!filter.field || filterField(filter, fieldNames) === filter.field) return null;
+  const known = fieldNames.length ? fieldNames.join(", ") : "none";
+  return `this run has no field "${filter.field.slice(0, 100)}" (its fields: ${known}, or any): showing every field`;
 }
 
 /**
@@ -157,11 +210,4 @@ export function filterToParams(f: TraceFilter, keepPaging = false): URLSearchPar
     if (f.before) p.set("before", String(f.before));
   }
   return p;
-}
-
-export function hasFilter(f: TraceFilter): boolean {
-  return (
-    filterToParams(f).toString() !== "" &&
-    !(filterToParams(f).toString() === `field=${encodeURIComponent(f.field ?? "")}`)
-  );
 }

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { LabelChip } from "@/app/_components/LabelChip";
 import type { Kappa } from "@/lib/review/agreement";
 import type { AgreementSummary } from "@/lib/review/agreementView";
+import { sharePct } from "@/lib/stats";
 
 const pct = (x: number | null) => (x === null ? "none" : `${Math.round(x * 100)}%`);
 
@@ -31,7 +32,7 @@ export function AgreeText({ s }: { s: AgreementSummary }) {
   return (
     <span data-testid="agrees" data-agree={s.agree} data-total={s.total}>
       agrees on {s.agree.toLocaleString("en-US")} of {s.total.toLocaleString("en-US")} fields
-      {s.total ? ` (${Math.round((100 * s.agree) / s.total)}%)` : ""}
+      {s.total ? ` (${sharePct(s.agree, s.total, 0)})` : ""}
     </span>
   );
 }

@@ -13,6 +13,7 @@ import {
   type LabelledCount,
   summarize,
 } from "@/lib/review/agreementView";
+import { sharePct } from "@/lib/stats";
 import { AgreeText, ConfusionTable, KappaText } from "./ConfusionTable";
 import { type AgreementScope, AgreementScopeForm, cellLinker, parseAgreementScope } from "./scope";
 
@@ -27,7 +28,9 @@ export default async function AgreementPage({ searchParams }: Props) {
   const scope = parseAgreementScope(await searchParams);
   const db = getDb();
   const groups = groupProbes(probesWithRuns(db));
-  const all = agreementCounts(db, { model: scope.model });
+  const all = agreementCounts(db, { model: scope.model, run: scope.run });
+  const runs = db.sqlite.prepare("SELECT name FROM runs ORDER BY id DESC").pluck().all() as string[];
+  const unknownRun = scope.run !== undefined && !runs.includes(scope.run);
   const group = scope.group ? groups.find((g) => g.key === scope.group) : undefined;
   const counts = group ? all.filter((c) => group.probes.includes(c.probeId)) : all;
   const byGroup = agreementByGroup(counts, groups);
@@ -49,9 +52,15 @@ export default async function AgreementPage({ searchParams }: Props) {
         <AgreementScopeForm
           scope={scope}
           models={modelsWithRuns(db)}
+          runs={runs}
           groups={groups.filter((g) => all.some((c) => g.probes.includes(c.probeId)))}
         />
       </div>
+      {unknownRun ? (
+        <p role="alert" className="rounded bg-amber-50 p-2 text-sm text-amber-900" data-testid="unknown-run">
+          There is no run named <span className="font-mono break-all">{scope.run}</span>.
+        </p>
+      ) : null}
       {backfillPending(db) ? (
         <p
           role="status"
@@ -68,7 +77,7 @@ export default async function AgreementPage({ searchParams }: Props) {
           data-testid="agreement-empty"
         >
           <h2 className="text-base font-semibold">
-            No field has a human label {scope.model || group ? "in this scope" : "yet"}
+            No field has a human label {scope.model || scope.run || group ? "in this scope" : "yet"}
           </h2>
           <p className="text-sm text-slate-600">
             Agreement needs human labels: review fields in the{" "}
@@ -77,7 +86,7 @@ export default async function AgreementPage({ searchParams }: Props) {
             </Link>
             , or ingest records that carry <code>human</code> labels (the When2Call calibration set does).
           </p>
-          {scope.model || group ? (
+          {scope.model || scope.run || group ? (
             <Link href="/agreement" className="text-sm text-indigo-700 underline">
               Agreement over everything
             </Link>
@@ -144,12 +153,13 @@ function GroupCard({
                 const [probe, field] = x.key.split("\u0000");
                 const p = new URLSearchParams({ probe, field });
                 if (scope.model) p.set("model", scope.model);
+                if (scope.run) p.set("run", scope.run);
                 return { key: x.key, name: `${probe} · ${field}`, s: x.summary, href: `/agreement?${p}` };
               })}
             />
             {shown.length < slices.length ? (
               <Link
-                href={`/agreement?${new URLSearchParams({ group: groupKey, ...(scope.model ? { model: scope.model } : {}) })}`}
+                href={`/agreement?${new URLSearchParams({ group: groupKey, ...(scope.model ? { model: scope.model } : {}), ...(scope.run ? { run: scope.run } : {}) })}`}
                 className="text-sm text-indigo-700 underline"
               >
                 All {slices.length.toLocaleString("en-US")} probes and fields of this group
@@ -202,7 +212,7 @@ function SliceTable({
                 {r.s.total.toLocaleString("en-US")}
               </td>
               <td className="py-1 pr-3 text-right font-mono tabular-nums">
-                {r.s.total ? `${Math.round((100 * r.s.agree) / r.s.total)}%` : "none"}
+                {sharePct(r.s.agree, r.s.total, 0)}
               </td>
               <td className="py-1 font-mono text-xs tabular-nums">
                 {r.s.kappa.kappa === null ? "none" : r.s.kappa.kappa.toFixed(2)}

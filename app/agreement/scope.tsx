@@ -5,8 +5,8 @@ import { cellTargets, type LabelledCount, runPageHref } from "@/lib/review/agree
 
 const text = z.preprocess((v) => (Array.isArray(v) ? v[0] : v) || undefined, z.string().max(200).optional());
 
-/** What the agreement pages show: a model, a probe group, one probe and field. */
-const AgreementScopeSchema = z.object({ model: text, group: text, probe: text, field: text });
+/** What the agreement pages show: a model, a run (as the queue's `?run=`), a probe group, one probe and field. */
+const AgreementScopeSchema = z.object({ model: text, run: text, group: text, probe: text, field: text });
 export type AgreementScope = z.infer<typeof AgreementScopeSchema>;
 
 export function parseAgreementScope(params: Record<string, string | string[] | undefined>): AgreementScope {
@@ -15,7 +15,7 @@ export function parseAgreementScope(params: Record<string, string | string[] | u
 
 export function scopeParams(s: AgreementScope): URLSearchParams {
   const p = new URLSearchParams();
-  for (const k of ["model", "group", "probe", "field"] as const) if (s[k]) p.set(k, s[k] as string);
+  for (const k of ["model", "run", "group", "probe", "field"] as const) if (s[k]) p.set(k, s[k] as string);
   return p;
 }
 
@@ -40,10 +40,12 @@ const select = "mt-1 max-w-[16rem] rounded border border-slate-300 bg-white px-2
 export function AgreementScopeForm({
   scope,
   models,
+  runs,
   groups,
 }: {
   scope: AgreementScope;
   models: string[];
+  runs: string[];
   groups: ProbeGroup[];
 }) {
   return (
@@ -59,6 +61,14 @@ export function AgreementScopeForm({
         value={scope.model}
         any="all models"
         options={models}
+        selectClassName={select}
+      />
+      <ScopeSelect
+        label="Run"
+        name="run"
+        value={scope.run}
+        any="all runs"
+        options={runs}
         selectClassName={select}
       />
       <label className="flex flex-col">

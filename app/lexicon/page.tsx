@@ -3,6 +3,7 @@ import Link from "next/link";
 import { connection } from "next/server";
 import { Card } from "@/app/_components/Card";
 import { ScrollBox } from "@/app/_components/ScrollBox";
+import { When } from "@/app/_components/When";
 import { currentReviewer } from "@/app/_review/reviewer";
 import { StaleRunsCard } from "@/app/_tune/StaleRunsCard";
 import { TuneSuggestionsSlot } from "@/app/_tune/TuneSuggestionsSlot";
@@ -58,7 +59,13 @@ export default async function LexiconPage({ searchParams }: Props) {
         <p className="text-sm sm:text-right" data-testid="lexicon-version">
           <span className="rounded bg-slate-100 px-2 py-1 font-mono">version {lexicon.version}</span>
           <span className="mt-1 block text-xs text-slate-500">
-            {latest ? `saved by ${latest.savedBy} · ${latest.createdAt}` : "empty: nothing saved yet"}
+            {latest ? (
+              <>
+                saved by {latest.savedBy} · <When iso={latest.createdAt} />
+              </>
+            ) : (
+              "empty: nothing saved yet"
+            )}
           </span>
         </p>
       </div>
@@ -125,7 +132,9 @@ export default async function LexiconPage({ searchParams }: Props) {
                     </td>
                     <td className="py-1 pr-3">{v.savedBy}</td>
                     <td className="py-1 pr-3 text-xs">{originWord(v.origin)}</td>
-                    <td className="py-1 pr-3 font-mono text-xs text-slate-600">{v.createdAt}</td>
+                    <td className="py-1 pr-3 font-mono text-xs text-slate-600">
+                      <When iso={v.createdAt} />
+                    </td>
                     <td className="py-1 pr-3 tabular-nums">
                       {v.fields} · {v.terms}
                     </td>

@@ -262,6 +262,18 @@ function Status({ state }: { state: State }) {
           ) : null}
         </div>
       ) : null}
+      {s.warnings?.length ? (
+        <div>
+          <p className="text-sm font-medium text-amber-800">Warnings (the records were kept)</p>
+          <ul className="max-h-64 overflow-auto font-mono text-xs" data-testid="upload-warnings">
+            {s.warnings.slice(0, 500).map((w) => (
+              <li key={`${w.file}:${w.line}:${w.reason}`}>
+                {w.file} line {w.line}: {w.reason}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
     </div>
   );
 }

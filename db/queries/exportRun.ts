@@ -1,4 +1,3 @@
-import { primaryField } from "../../lib/labelOrder";
 import { filterField, type TraceFilter } from "../../lib/traceFilter";
 import type { Db } from "../client";
 import { currentReviewsOf, humanLabelsOf, type Review } from "./reviews";
@@ -49,7 +48,7 @@ export function exportScope(
   const run = getRunSummary(db, name);
   if (!run) return { ok: false, status: 404, error: `unknown run "${name}"` };
   const names = run.fields.map((f) => f.field);
-  const field = filterField(filter, names, primaryField(run.fields));
+  const field = filterField(filter, names);
   if (filter.field && field !== filter.field) {
     const known = names.length ? names.join(", ") : "none";
     return {

@@ -231,3 +231,33 @@ export function runDeletionImpact(
     fixtures,
   };
 }
+
+/** How many matches an ambiguous prefix lists. */
+export const PREFIX_MATCHES = 20;
+
+/**
+ * The fixture of a set an identity or any prefix of one names (pages and `fixtures check` show 12
+ * characters): `one` when a single fixture's identity starts so, `many` with up to PREFIX_MATCHES of
+ * them (and whether there are more) when several do, `none` otherwise. Hex in any letter case.
+ */
+export function resolveFixturePrefix(
+  db: Db,
+  setId: number,
+  prefix: string,
+):
+  | { kind: "one"; identity: string }
+  | { kind: "many"; identities: string[]; more: boolean }
+  | { kind: "none" } {
+  const p = prefix.toLowerCase();
+  if (!/^[0-9a-f]{1,64}$/.test(p)) return { kind: "none" };
+  // Identities are lowercase hex: those starting with p sort from p to just before p + "g".
+  const ids = db.sqlite
+    .prepare(
+      "SELECT identity FROM fixtures WHERE set_id = ? AND identity >= ? AND identity < ? ORDER BY identity LIMIT ?",
+    )
+    .pluck()
+    .all(setId, p, `${p}g`, PREFIX_MATCHES + 1) as string[];
+  if (ids.length === 0) return { kind: "none" };
+  if (ids.length === 1) return { kind: "one", identity: ids[0] };
+  return { kind: "many", identities: ids.slice(0, PREFIX_MATCHES), more: ids.length > PREFIX_MATCHES };
+}

@@ -35,6 +35,7 @@ export type PackedTrace = [
   sig: number,
   search: string,
   lexiconVersion: number,
+  warnings: string[] | null,
 ];
 
 /** Bytes in an ArrayBuffer of their own. */
@@ -77,6 +78,7 @@ export function packTrace(t: PreparedTrace): PackedTrace {
     t.sig,
     t.search,
     t.lexiconVersion,
+    t.warnings,
   ];
 }
 
@@ -111,6 +113,7 @@ export function unpackTrace(p: PackedTrace): PreparedTrace {
     sig: p[25],
     search: p[26],
     lexiconVersion: p[27],
+    warnings: p[28],
   };
 }
 

@@ -45,7 +45,8 @@ function pageIds(query: Record<string, string>): number[] {
         db,
         runId,
         parseTraceFilter({ ...query, ...(after ? { after } : {}) }),
-        "timezone",
+        // The page reads every field unless the filter names one.
+        query.field ?? "*",
       );
       ids.push(...page.rows.map((r) => r.id));
       if (page.nextAfter === null) return ids;
@@ -65,6 +66,7 @@ const CASES: [string[], Record<string, string>][] = [
   [["--human", "unreviewed", "--label", "INJECT"], { human: "unreviewed", label: "INJECT" }],
   [["--human", "ASK"], { human: "ASK" }],
   [["--search", "timezone"], { q: "timezone" }],
+  [["--q", "timezone"], { q: "timezone" }],
   [["--search", "which", "--human", "reviewed"], { q: "which", human: "reviewed" }],
   [
     ["--probe", "schedule_window", "--field", "severity", "--label", "OMIT"],
@@ -93,8 +95,20 @@ describe("export filter flags", SLOW, () => {
     expect(rows.map((r) => r.trace_id)).toEqual(want);
   });
 
+  it("reads every field unless told one, as the page does: --field any is the default", async () => {
+    const ids = async (flags: string[]) =>
+      (await box.run(["export", "big", ...flags])).lines.map((l) => JSON.parse(l).trace_id);
+    const every = await ids(["--label", "DRIFT"]);
+    expect(await ids(["--label", "DRIFT", "--field", "any"])).toEqual(every);
+    expect(await ids(["--label", "DRIFT", "--field", "*"])).toEqual(every);
+    const timezone = await ids(["--label", "DRIFT", "--field", "timezone"]);
+    expect(timezone.length).toBe(80);
+    expect(every.length).toBeGreaterThan(timezone.length);
+    expect(timezone.every((id: number) => every.includes(id))).toBe(true);
+  });
+
   it("exports more than a page of DRIFT traces, each with its response and human labels", async () => {
-    const out = await box.run(["export", "big", "--label", "DRIFT"]);
+    const out = await box.run(["export", "big", "--field", "timezone", "--label", "DRIFT"]);
     const rows = out.lines.map((l) => JSON.parse(l));
     expect(rows.length).toBe(80);
     expect(rows.every((r) => r.fields.timezone.label === "DRIFT")).toBe(true);
@@ -108,6 +122,7 @@ describe("export filter flags", SLOW, () => {
     [["--field", "nosuch"], /run "big" has no field "nosuch"/],
     [["--search", "x".repeat(201)], /search is at most 200 characters/],
     [["--probe", "bad probe"], /probe is not a probe id/],
+    [["--search", "which", "--q", "where"], /q is given 2 times/],
   ])("exits 2 for %j and prints nothing", async (flags, message) => {
     const out = await box.run(["export", "big", ...(flags as string[])]);
     expect([out.code, out.stdout]).toEqual([2, ""]);

@@ -133,7 +133,7 @@ describe("assumeprobe label --set and fixtures", SLOW, () => {
     expect(seed.lines[0]).toBe("seed: 4 of 4 pass (100%)");
     const r = await box.run(["fixtures", "check", "regressions"]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain("regressions: 2 of 3 pass (66.6%)");
+    expect(r.stdout).toContain("regressions: 2 of 3 pass (66.7%)");
     expect(r.stdout).toMatch(
       /FAIL +[0-9a-f]{12} {2}schedule_window timezone {2}expected ASK, got DRIFT: no call, and the text holds none of the ask terms "timezone", "time zone", "which zone"/,
     );

@@ -18,7 +18,8 @@ describe("fuzz-gate --offline", SLOW, () => {
     const out = `${box.dir}/fuzz.jsonl`;
     const r = await runCli(
       ["fuzz-gate", "--offline", "--seed", "3", "--n", "3000", "--out", out, "--ingest", "--json"],
-      env,
+      // The link's address from the environment: here the dashboard's own URL.
+      { ...env, ASSUMEPROBE_URL: "http://dash.test:8088/", PORT: "" },
     );
     expect(r.code, r.stderr).toBe(0);
     const s = last(r.stdout);
@@ -34,7 +35,7 @@ describe("fuzz-gate --offline", SLOW, () => {
       s.skipped,
     );
     expect(s.ingest).toEqual({ records: 3000, ingested: 3000, rejected: 0 });
-    expect(s.url).toBe("http://127.0.0.1:3000/runs/offline-fuzzer%2Fseed-3");
+    expect(s.url).toBe("http://dash.test:8088/runs/offline-fuzzer%2Fseed-3");
 
     const records = readFileSync(out, "utf8")
       .trim()

@@ -172,7 +172,8 @@ describe("run against a loopback server, then ingest and score", SLOW, () => {
         "--ingest",
         "--json",
       ],
-      { ASSUMEPROBE_DB: box.dbPath, OPENAI_API_KEY: "" },
+      // The dashboard's port from the environment, not a guessed 3000.
+      { ASSUMEPROBE_DB: box.dbPath, OPENAI_API_KEY: "", PORT: "4123", ASSUMEPROBE_URL: "" },
     );
     summary = jsonLast(result.stdout);
   }, 120_000);
@@ -187,7 +188,7 @@ describe("run against a loopback server, then ingest and score", SLOW, () => {
       failed: 0,
       retries: 4,
       requests: SCRIPT.length + 4,
-      url: "http://127.0.0.1:3000/runs/scripted",
+      url: "http://127.0.0.1:4123/runs/scripted",
     });
     expect(summary.ingest).toMatchObject({ records: SCRIPT.length, ingested: SCRIPT.length, rejected: 0 });
   });
@@ -323,6 +324,9 @@ describe("what stops a run at once, with what to fix (exit 2, no record)", SLOW,
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("refused the API key (401)");
     expect(r.stderr).toContain("set OPENAI_API_KEY");
+    // Said once, on stderr: not again in the summary on stdout.
+    expect(r.stderr.split("refused the API key").length - 1).toBe(1);
+    expect(r.stdout).not.toContain("refused the API key");
     expect(server.requests.length - before).toBe(1);
     expect(readFileSync(`${box.dir}/401.jsonl`, "utf8")).toBe("");
   });

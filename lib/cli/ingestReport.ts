@@ -70,6 +70,13 @@ export function printSummary(s: IngestSummary, seconds: number, json: boolean, i
     const more = s.errors.length - shown.length + (s.errors_omitted ?? 0);
     if (more > 0) lines.push(`  … and ${fmt(more)} more (use --json for the full list)`);
   }
+  if (s.warnings) {
+    lines.push("warnings (the records were kept):");
+    const shown = s.warnings.slice(0, 50);
+    for (const w of shown) lines.push(`  ${w.file} line ${w.line}: ${w.reason}`);
+    const more = s.warnings.length - shown.length + (s.warnings_omitted ?? 0);
+    if (more > 0) lines.push(`  … and ${fmt(more)} more (use --json for the full list)`);
+  }
   if (s.unreadable) {
     lines.push("files not read to their end (the records before the failure were kept):");
     for (const u of s.unreadable) lines.push(`  ${u.file} after line ${fmt(u.lines)}: ${u.reason}`);

@@ -63,10 +63,10 @@ export interface RunSummaryText {
   out: string | null;
   seconds: number;
   tally: RunTally;
-  stopped?: string;
   interrupted?: boolean;
   ingest?: IngestSummary;
-  url?: string;
+  /** The run on the dashboard (dashboardLine). */
+  dashboard?: string;
 }
 
 /** The plain summary, several lines. */
@@ -94,7 +94,6 @@ export function runSummaryLines(s: RunSummaryText): string[] {
     }
   }
   if (s.interrupted) lines.push("interrupted: every answer received is in the file; continue with --resume");
-  if (s.stopped) lines.push(`stopped: ${s.stopped}`);
   if (s.ingest) {
     const i = s.ingest;
     lines.push(
@@ -102,6 +101,7 @@ export function runSummaryLines(s: RunSummaryText): string[] {
     );
     for (const e of i.errors.slice(0, 10)) lines.push(`  ${e.file} line ${e.line}: ${e.reason}`);
   }
-  if (s.url) lines.push(`dashboard: ${s.url}`);
+  // A run that stopped says why once, on stderr, beside the other errors: not here as well.
+  if (s.dashboard) lines.push(s.dashboard);
   return lines;
 }

@@ -132,6 +132,7 @@ export function prepareGateDecision(value: unknown, ctx: GateLogContext): Prepar
       defaultRun: ctx.defaultRun,
       model: r.model ?? ctx.model,
       runParams: null,
+      warnings: null,
       probeId: GATE_LOG_PROBE,
       probeVersion: 0,
       lexiconVersion: 0,

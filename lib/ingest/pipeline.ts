@@ -60,6 +60,13 @@ export interface IngestSummary {
    * only when a source failed.
    */
   unreadable?: SourceFailure[];
+  /**
+   * What stored records held that was ignored, by line (a recorded label outside the vocabulary).
+   * Present only when there is one.
+   */
+  warnings?: IngestError[];
+  /** Warnings past the reporting cap. */
+  warnings_omitted?: number;
 }
 
 export interface SourceFailure {

@@ -40,6 +40,8 @@ export interface PreparedTrace {
   result: string;
   response: string;
   recorded: string | null;
+  /** What the record held that was ignored (a recorded label outside the vocabulary). */
+  warnings: string[] | null;
   human: string | null;
   original: string | Buffer;
   tags: string[];
@@ -221,6 +223,7 @@ export function prepareTrace(rec: TraceRecord, ctx: PrepareContext): PreparedTra
     result: scored.result,
     response: scored.response,
     recorded: rec.recorded ? JSON.stringify(rec.recorded) : null,
+    warnings: rec.warnings ?? null,
     human: rec.human ? JSON.stringify(rec.human) : null,
     original: isUtf8(ctx.bytes) ? (ctx.text ?? ctx.bytes.toString("utf8")) : Buffer.from(ctx.bytes),
     tags: scored.tags,

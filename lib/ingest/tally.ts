@@ -23,6 +23,16 @@ export class Tally {
     else s.errors_omitted = (s.errors_omitted ?? 0) + 1;
   }
 
+  /** Lists what a stored record held that was ignored (past the reporting cap only counted). */
+  private listWarnings(t: PreparedTrace): void {
+    const s = this.summary;
+    for (const reason of t.warnings ?? []) {
+      s.warnings ??= [];
+      if (s.warnings.length < MAX_REPORTED_ERRORS) s.warnings.push({ file: t.file, line: t.line, reason });
+      else s.warnings_omitted = (s.warnings_omitted ?? 0) + 1;
+    }
+  }
+
   /** Counts a written batch's outcomes: its bad records first, then what the store turned down. */
   settle(batch: PreparedTrace[], badRecords: IngestError[], outcomes: WriteOutcome[]): void {
     for (const e of badRecords) this.listError(e);
@@ -31,9 +41,11 @@ export class Tally {
       const t = batch[i];
       if (o === "ingested") {
         this.summary.ingested++;
+        this.listWarnings(t);
         this.perRun.set(t.runName, (this.perRun.get(t.runName) ?? 0) + 1);
       } else if (o === "duplicate") {
         this.summary.duplicates++;
+        this.listWarnings(t);
         // A run whose records were all stored before is still named, with 0 new traces.
         if (!this.perRun.has(t.runName)) this.perRun.set(t.runName, 0);
       } else {

@@ -129,8 +129,10 @@ export interface TraceRecord {
   raw: unknown;
   world_state?: WorldState;
   side_effect?: { written?: unknown };
-  /** Labels the producing harness recorded, per probed field. */
+  /** Labels the producing harness recorded, per probed field (only those of the vocabulary). */
   recorded?: Record<string, string>;
+  /** What was read and ignored (a recorded label outside the vocabulary): the ingest lists each. */
+  warnings?: string[];
   /** Imported human labels per field. */
   human?: Record<string, Label>;
   started_at?: string;
@@ -156,6 +158,26 @@ export function recordedPerField(
   if (typeof label !== "string") return { ...label };
   const target = bareLabelField(compileProbe(probe).fields);
   return target === null ? {} : { [target]: label };
+}
+
+/**
+ * The recorded labels of the vocabulary (in any letter case: `ask` is ASK), and a warning for each
+ * other one, which is ignored: stored, it read as a recorded label no filter could name.
+ */
+export function knownLabels(recorded: Record<string, string>): {
+  kept: Record<string, string>;
+  ignored: string[];
+} {
+  const kept: Record<string, string> = {};
+  const ignored: string[] = [];
+  for (const [field, label] of Object.entries(recorded)) {
+    if ((LABELS as readonly string[]).includes(label.toUpperCase())) kept[field] = label;
+    else
+      ignored.push(
+        `recorded label "${label.slice(0, 50)}"${label.length > 50 ? "…" : ""} of ${field} is not one of ${LABELS.join(", ")}: ignored`,
+      );
+  }
+  return { kept, ignored };
 }
 
 function resolveProbe(
@@ -257,7 +279,11 @@ export function interpretRecord(value: unknown, defaults: RecordDefaults, lookup
   };
   if (e.world_state) record.world_state = e.world_state;
   if (e.side_effect) record.side_effect = e.side_effect;
-  if (e.label !== undefined) record.recorded = recordedPerField(e.label, resolved.probe);
+  if (e.label !== undefined) {
+    const { kept, ignored } = knownLabels(recordedPerField(e.label, resolved.probe));
+    record.recorded = kept;
+    if (ignored.length) record.warnings = ignored;
+  }
   if (e.human) record.human = e.human;
   if (e.started_at !== undefined) record.started_at = e.started_at;
   if (e.latency_ms !== undefined) record.latency_ms = e.latency_ms;

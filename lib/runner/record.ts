@@ -69,11 +69,33 @@ export function answerRecord(a: AnswerInput): RunRecord {
   };
 }
 
-/** The link to a run on the dashboard; a wildcard bind address is reached on loopback. */
-export function runUrl(name: string, env: Record<string, string | undefined> = process.env): string {
+/**
+ * The link to a run on the dashboard, from the environment: `ASSUMEPROBE_URL` (the dashboard's
+ * address, e.g. behind a proxy), else `HOST` and `PORT` as `npm start` serves them (a wildcard bind
+ * address is reached on loopback). Null when neither names a port: a guessed one would be wrong as
+ * often as not, so the caller shows the run's path alone.
+ */
+export function runUrl(name: string, env: Record<string, string | undefined> = process.env): string | null {
+  const base = env.ASSUMEPROBE_URL?.trim();
+  if (base) {
+    try {
+      const u = new URL(base);
+      if (u.protocol === "http:" || u.protocol === "https:")
+        return `${u.origin}${u.pathname.replace(/\/+$/, "")}${runHref(name)}`;
+    } catch {
+      // Not a URL: read as unset.
+    }
+  }
+  const port = env.PORT?.trim();
+  if (!port) return null;
   let host = env.HOST?.trim() || "127.0.0.1";
   if (host === "0.0.0.0" || host === "::" || host === "[::]") host = "127.0.0.1";
   if (host.includes(":") && !host.startsWith("[")) host = `[${host}]`;
-  const port = env.PORT?.trim() || "3000";
   return `http://${host}:${port}${runHref(name)}`;
+}
+
+/** The summary's line for a run on the dashboard: its link when the environment gives one, else its path. */
+export function dashboardLine(name: string, env: Record<string, string | undefined> = process.env): string {
+  const url = runUrl(name, env);
+  return url ? `dashboard: ${url}` : `on the dashboard at ${runHref(name)} (set ASSUMEPROBE_URL for a link)`;
 }

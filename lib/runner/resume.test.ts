@@ -1,6 +1,9 @@
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { answerRecord, defaultRunName, runUrl, sampleId, sampleWidth } from "./record";
-import { chooseRun, pendingSamples, readResume } from "./resume";
+import { answerRecord, dashboardLine, defaultRunName, runUrl, sampleId, sampleWidth } from "./record";
+import { chooseRun, cutTornLine, pendingSamples, readResume, readResumeFile } from "./resume";
 
 const rec = (id: string, run = "r1", model = "m") => JSON.stringify({ id, run, model, raw: {} });
 
@@ -17,6 +20,45 @@ describe("readResume", () => {
     const s = await readResume([`${rec("p#0001")}\n${rec("p#0002").slice(0, 20)}`]);
     expect([...(s.runs.get("r1")?.ids ?? [])]).toEqual(["p#0001"]);
     expect([s.needsNewline, s.cutLine]).toEqual([true, 2]);
+  });
+
+  it("finds where a torn last line starts, in bytes, across chunks and multi-byte characters", async () => {
+    const whole = `${rec("p#0001", "ré-1")}\n${rec("p#0002", "ré-1")}\n`;
+    const torn = rec("p#0003", "ré-1").slice(0, 30);
+    const text = Buffer.from(whole + torn);
+    for (const chunks of [
+      [whole + torn],
+      [text],
+      [...Array(text.length).keys()].map((i) => text.subarray(i, i + 1)),
+    ]) {
+      const s = await readResume(chunks as Iterable<string>);
+      expect(s.cut).toEqual({ at: Buffer.byteLength(whole), size: text.length });
+    }
+    expect((await readResume([whole])).cut).toBeNull();
+  });
+
+  it("cuts a torn last line from the file in one truncate, and refuses a file that changed since", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "resume-cut-"));
+    try {
+      const file = join(dir, "out.jsonl");
+      const whole = `${rec("p#0001")}\n${rec("p#0002")}\n`;
+      writeFileSync(file, `${whole}${rec("p#0003").slice(0, 25)}`);
+      const s = await readResumeFile(file);
+      expect(s.cutLine).toBe(3);
+      expect(cutTornLine(file, s.cut as { at: number; size: number })).toEqual({ ok: true });
+      expect(readFileSync(file, "utf8")).toBe(whole);
+      const again = await readResumeFile(file);
+      expect([again.cutLine, again.needsNewline]).toEqual([null, false]);
+
+      writeFileSync(file, `${whole}{"id":`);
+      const t = await readResumeFile(file);
+      appendFileSync(file, '"p#0004"');
+      const r = cutTornLine(file, t.cut as { at: number; size: number });
+      expect(r.ok).toBe(false);
+      expect(readFileSync(file, "utf8")).toBe(`${whole}{"id":"p#0004"`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("a whole last record without its newline is done, and still gets a newline", async () => {
@@ -100,10 +142,19 @@ describe("records and names", () => {
       '{"schema":"assumeprobe/trace@1","id":"p#0001","run":"r","model":"m","probe":"p","raw":{"object":"chat.completion"},"started_at":"2026-11-29T10:00:00.000Z","latency_ms":812,"params":{"temperature":0}}',
     );
   });
-  it("the run's link comes from HOST and PORT", () => {
-    expect(runUrl("qwen/run-1", {})).toBe("http://127.0.0.1:3000/runs/qwen%2Frun-1");
+  it("the run's link comes from ASSUMEPROBE_URL, else HOST and PORT, else there is none", () => {
+    expect(runUrl("qwen/run-1", { PORT: "3000" })).toBe("http://127.0.0.1:3000/runs/qwen%2Frun-1");
     expect(runUrl("r", { HOST: "0.0.0.0", PORT: "8080" })).toBe("http://127.0.0.1:8080/runs/r");
-    expect(runUrl("r", { HOST: "::1" })).toBe("http://[::1]:3000/runs/r");
-    expect(runUrl("r", { HOST: "dash.internal" })).toBe("http://dash.internal:3000/runs/r");
+    expect(runUrl("r", { HOST: "::1", PORT: "3001" })).toBe("http://[::1]:3001/runs/r");
+    expect(runUrl("r", { HOST: "dash.internal", PORT: "80" })).toBe("http://dash.internal:80/runs/r");
+    expect(runUrl("a/b", { ASSUMEPROBE_URL: "https://dash.example/probe/", PORT: "1" })).toBe(
+      "https://dash.example/probe/runs/a%2Fb",
+    );
+    // No port named: no guessed link, the path alone.
+    for (const env of [{}, { HOST: "dash.internal" }, { PORT: " " }, { ASSUMEPROBE_URL: "not a url" }]) {
+      expect(runUrl("r", env)).toBeNull();
+      expect(dashboardLine("r", env)).toBe("on the dashboard at /runs/r (set ASSUMEPROBE_URL for a link)");
+    }
+    expect(dashboardLine("r", { PORT: "8080" })).toBe("dashboard: http://127.0.0.1:8080/runs/r");
   });
 });

@@ -1,12 +1,21 @@
-import { createReadStream, existsSync } from "node:fs";
+import {
+  closeSync,
+  createReadStream,
+  existsSync,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  openSync,
+} from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 import { isObject } from "../isObject";
 import { sampleId } from "./record";
 
 /**
  * What `--resume` reads from the output file: the (run, id) pairs it holds. A last line with no
- * newline (the run was killed while writing it) is completed with a newline before anything is
- * appended; when it does not parse it is counted as not done, so its sample is asked again.
+ * newline (the run was killed while writing it) that parses is completed with a newline before
+ * anything is appended; one that does not is counted as not done (its sample is asked again) and
+ * is cut from the file (`cutTornLine`), so no later ingest of the file meets it.
  */
 export interface ResumeState {
   /** Runs in the file in order of first appearance: the model their records name and their ids. */
@@ -17,10 +26,12 @@ export interface ResumeState {
   needsNewline: boolean;
   /** The line number of a cut-off last line that did not parse. */
   cutLine: number | null;
+  /** Where that line starts, in bytes, and the file's length when it was read. */
+  cut: { at: number; size: number } | null;
 }
 
 export function emptyResume(): ResumeState {
-  return { runs: new Map(), lastRun: null, needsNewline: false, cutLine: null };
+  return { runs: new Map(), lastRun: null, needsNewline: false, cutLine: null, cut: null };
 }
 
 /** Folds one line into the state; returns false when it is not a record with a run and an id. */
@@ -52,7 +63,19 @@ export async function readResume(
   const decoder = new StringDecoder("utf8");
   let rest = "";
   let lines = 0;
+  // Bytes read, and the byte where the line being read starts.
+  let size = 0;
+  let lineStart = 0;
   for await (const chunk of chunks) {
+    if (typeof chunk === "string") {
+      const nl = chunk.lastIndexOf("\n");
+      if (nl >= 0) lineStart = size + Buffer.byteLength(chunk.slice(0, nl + 1));
+      size += Buffer.byteLength(chunk);
+    } else {
+      const nl = chunk.lastIndexOf(0x0a);
+      if (nl >= 0) lineStart = size + nl + 1;
+      size += chunk.length;
+    }
     const text = rest + (typeof chunk === "string" ? chunk : decoder.write(chunk));
     const parts = text.split("\n");
     rest = parts.pop() ?? "";
@@ -65,9 +88,37 @@ export async function readResume(
   if (rest !== "") {
     lines++;
     state.needsNewline = true;
-    if (!addLine(state, rest)) state.cutLine = lines;
+    if (!addLine(state, rest)) {
+      state.cutLine = lines;
+      state.cut = { at: lineStart, size };
+    }
   }
   return state;
+}
+
+/**
+ * Cuts the torn last line `readResume` found from the file, in one truncate (the file holds the
+ * line or does not, never part of a cut), synced to disk before anything is appended. Refuses when
+ * the file changed since it was read (another writer): the caller says so.
+ */
+export function cutTornLine(
+  path: string,
+  cut: { at: number; size: number },
+): { ok: true } | { ok: false; error: string } {
+  const fd = openSync(path, "r+");
+  try {
+    const now = fstatSync(fd).size;
+    if (now !== cut.size)
+      return {
+        ok: false,
+        error: `${path} changed while it was read (${cut.size} bytes, now ${now}): is another run writing it?`,
+      };
+    ftruncateSync(fd, cut.at);
+    fsyncSync(fd);
+    return { ok: true };
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** The state of a file on disk; an absent file is an empty one (a first run with --resume). */

@@ -24,7 +24,7 @@ export default async function AgreementCellPage({ searchParams }: Props) {
   const human = one(sp.human).toUpperCase().slice(0, 20);
   const db = getDb();
   const group = scope.group ? groupProbes(probesWithRuns(db)).find((g) => g.key === scope.group) : undefined;
-  const counts = agreementCounts(db, { model: scope.model }).filter(
+  const counts = agreementCounts(db, { model: scope.model, run: scope.run }).filter(
     (c) =>
       (!group || group.probes.includes(c.probeId)) &&
       (!scope.probe || c.probeId === scope.probe) &&
@@ -46,6 +46,7 @@ export default async function AgreementCellPage({ searchParams }: Props) {
         <span className="text-base font-normal text-slate-600">
           {total.toLocaleString("en-US")} fields{group ? ` in ${group.label}` : ""}
           {scope.model ? ` · model ${scope.model}` : ""}
+          {scope.run ? ` · run ${scope.run}` : ""}
         </span>
       </h1>
       {targets.length === 0 ? (

@@ -8,6 +8,7 @@ import { FactsTable } from "@/app/_components/FactsTable";
 import { SafeJsonBlock } from "@/app/_components/SafeJsonBlock";
 import { ScrollBox } from "@/app/_components/ScrollBox";
 import { ToolSchema } from "@/app/_components/ToolSchema";
+import { When } from "@/app/_components/When";
 import { WorldPanels } from "@/app/_components/WorldPanels";
 import { getDb } from "@/db/client";
 import { currentLexicon } from "@/db/queries/lexicon";
@@ -122,7 +123,7 @@ export default async function ProbePage({ params, searchParams }: Props) {
           {thisVersion ? (
             <div className="mt-1 text-xs text-slate-500">
               {originWord(thisVersion.origin)}
-              {thisVersion.savedBy ? ` by ${thisVersion.savedBy}` : ""} · {thisVersion.createdAt}
+              {thisVersion.savedBy ? ` by ${thisVersion.savedBy}` : ""} · <When iso={thisVersion.createdAt} />
             </div>
           ) : null}
           <Link
@@ -324,7 +325,9 @@ export default async function ProbePage({ params, searchParams }: Props) {
                         {def ? changes(def, prev).join(", ") : "—"}
                       </td>
                       <td className="py-1 pr-3 text-xs">{originWord(v.origin)}</td>
-                      <td className="py-1 font-mono text-xs text-slate-600">{v.createdAt}</td>
+                      <td className="py-1 font-mono text-xs text-slate-600">
+                        <When iso={v.createdAt} />
+                      </td>
                     </tr>
                   );
                 })}

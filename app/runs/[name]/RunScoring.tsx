@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { Ident } from "@/app/_components/Breakable";
 import { LabelChip } from "@/app/_components/LabelChip";
+import { When } from "@/app/_components/When";
 import type { ReviewerState } from "@/app/_review/useReviewer";
 import { RescoreControl } from "@/app/_tune/RescoreControl";
 import type { RescoreReport } from "@/db/queries/rescore";
@@ -124,7 +125,10 @@ function RescoreItem({ r }: { r: RescoreReport }) {
   return (
     <li className="rounded border border-slate-100 p-2" data-testid="rescore-item" data-changed={r.changed}>
       <p className="text-xs text-slate-600">
-        <span className="font-mono">{r.finishedAt ?? r.createdAt}</span> · {REASONS[r.reason] ?? r.reason}
+        <span className="font-mono">
+          <When iso={r.finishedAt ?? r.createdAt} />
+        </span>{" "}
+        · {REASONS[r.reason] ?? r.reason}
         {r.requestedBy ? ` · by ${r.requestedBy}` : ""}
         {r.plan ? (
           <span className="font-mono">

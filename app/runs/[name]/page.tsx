@@ -19,7 +19,7 @@ import { getRunSummary } from "@/db/queries/runs";
 import { COUNT_SAMPLE, listTraces, PAGE_SIZE } from "@/db/queries/traceList";
 import { countBefore, pageHolding } from "@/db/queries/tracePosition";
 import { ANY_FIELD } from "@/lib/ingest/tags";
-import { LABEL_ORDER, primaryField } from "@/lib/labelOrder";
+import { LABEL_ORDER } from "@/lib/labelOrder";
 import { INJECT_REASONS } from "@/lib/probe/score";
 import { HUMAN_FILTERS, humanFilterText } from "@/lib/review/humanFilter";
 import { decodeSegment, hasRunPath, runExportHref, runHref } from "@/lib/runPath";
@@ -29,6 +29,8 @@ import {
   filterToParams,
   GATE_VERDICTS,
   parseTraceFilter,
+  unknownFieldNotice,
+  unknownParams,
 } from "@/lib/traceFilter";
 import { BulkRelabel } from "./BulkRelabel";
 import { FilterBar, type FilterSelect } from "./FilterBar";
@@ -48,6 +50,9 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: decodeSegment((await params).name) ?? "Not found" };
 }
 
+/** The run page's own parameters beside the filter's (see below). */
+const RUN_PAGE_PARAMS = ["at", "pos", "from"] as const;
+
 const opts = (values: readonly string[]) => values.map((v) => ({ value: v, label: v.replaceAll("_", " ") }));
 
 export default async function RunPage({ params, searchParams }: Props) {
@@ -64,7 +69,11 @@ export default async function RunPage({ params, searchParams }: Props) {
   // page's first row, carried by the paging links).
   const at = positiveInt(sp.at);
   const fieldNames = run.fields.map((f) => f.field);
-  const field = filterField(filter, fieldNames, primaryField(run.fields));
+  const field = filterField(filter, fieldNames);
+  // A parameter the page does not read, or a field the run lacks, is said, not silently dropped.
+  const notices = [...unknownParams(sp, RUN_PAGE_PARAMS), unknownFieldNotice(filter, fieldNames)].filter(
+    (n): n is string => n !== null,
+  );
   const unpaged = { ...filter, after: undefined, before: undefined };
   const holding = at ? pageHolding(db, run.id, unpaged, field, at, positiveInt(sp.pos) ?? null) : null;
   const page = holding ?? listTraces(db, run.id, filter, field);
@@ -247,6 +256,18 @@ export default async function RunPage({ params, searchParams }: Props) {
         q={filter.q ?? ""}
         clearHref={base}
       />
+
+      {notices.length ? (
+        <ul
+          role="status"
+          className="rounded border border-amber-300 bg-amber-50 p-2 text-sm break-words text-amber-900"
+          data-testid="filter-notice"
+        >
+          {notices.map((n) => (
+            <li key={n}>{n}</li>
+          ))}
+        </ul>
+      ) : null}
 
       {at && holding && !holding.found ? (
         <p

@@ -21,8 +21,8 @@ import { traceInFilter } from "@/db/queries/tracePosition";
 import { SHOWN_STRING } from "@/lib/budget/jsonBudget";
 import type { Fact } from "@/lib/gate/facts";
 import { GATE_LOG_FORM } from "@/lib/ingest/gateLogForm";
+import { ANY_FIELD } from "@/lib/ingest/tags";
 import { askTermHits, markArgumentsBounded, readCallArguments } from "@/lib/probe/argumentMarks";
-import { bareLabelField } from "@/lib/probe/compile";
 import { runHref } from "@/lib/runPath";
 import { filterToParams, parseTraceFilter, type TraceFilter } from "@/lib/traceFilter";
 import { GateLogDecision, gateLogVerdicts } from "./GateLogDecision";
@@ -51,7 +51,8 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 function navField(filter: TraceFilter, fields: string[]): string | null {
   if (filter.field) return filter.field;
   if (!(filter.label || filter.reason || filter.human || filter.recorded || filter.flag)) return null;
-  return bareLabelField(fields);
+  // As on the run page: a filter that names no field reads every field.
+  return fields.length ? ANY_FIELD : null;
 }
 
 /** A 1-based position carried in the URL (`pos`), when it is one. */

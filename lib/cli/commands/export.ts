@@ -16,6 +16,7 @@ interface ExportOptions {
   recorded?: string;
   probe?: string;
   search?: string;
+  q?: string;
 }
 
 /** Each filter flag and the run page's URL parameter it sets: the two share one filter. */
@@ -29,6 +30,7 @@ const FILTER_FLAGS = [
   ["recorded", "recorded", "A", "the recorded label against ours: agree, disagree"],
   ["probe", "probe", "ID", "traces of one probe"],
   ["search", "q", "Q", "words in the response text or argument values (a word ending in * is a prefix)"],
+  ["q", "q", "Q", "the same as --search (the run page's name for it)"],
 ] as const;
 
 export function registerExport(program: Command): void {
@@ -45,7 +47,8 @@ export function registerExport(program: Command): void {
     const params = new URLSearchParams();
     for (const [flag, param] of FILTER_FLAGS) {
       const v = opts[flag];
-      if (v !== undefined) params.set(param, v);
+      // Appended: --search and --q together are one parameter given twice, refused as the URL's is.
+      if (v !== undefined) params.append(param, v);
     }
     const checked = checkTraceFilter(params);
     if (!checked.ok) throw new UsageError(`invalid filter: ${checked.error}`);

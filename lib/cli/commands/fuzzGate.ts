@@ -12,7 +12,7 @@ import {
   type GateFactory,
   realGate,
 } from "../../runner/fuzzGate";
-import { defaultRunName, runUrl, sampleId, sampleWidth } from "../../runner/record";
+import { dashboardLine, defaultRunName, runUrl, sampleId, sampleWidth } from "../../runner/record";
 import type { ChatRequest } from "../../runner/request";
 import { fatalMessage } from "../../runner/retry";
 import { runSamples } from "../../runner/runSamples";
@@ -188,7 +188,8 @@ export async function runFuzzGate(opts: FuzzOptions, gate: GateFactory = realGat
   for (const l of leaked) say(`assumeprobe: LEAK ${l}`);
   if (stopped) say(`assumeprobe: ${stopped}`);
   const ingest = opts.ingest && out ? await ingestTraceFile(out) : undefined;
-  const url = ingest?.runs.some((r) => r.name === run) ? runUrl(run) : undefined;
+  const onDashboard = ingest?.runs.some((r) => r.name === run) === true;
+  const url = onDashboard ? runUrl(run) : null;
   const { skip_reasons, ...main } = counts;
   if (opts.json) {
     const line: Record<string, unknown> = { ...main, skip_reasons, run, model };
@@ -209,7 +210,7 @@ export async function runFuzzGate(opts: FuzzOptions, gate: GateFactory = realGat
     ];
     if (ingest)
       lines.push(`ingested: ${ingest.records} records, ${ingest.ingested} new, ${ingest.rejected} rejected`);
-    if (url) lines.push(`dashboard: ${url}`);
+    if (onDashboard) lines.push(dashboardLine(run));
     (out ? process.stdout : process.stderr).write(`${lines.join("\n")}\n`);
   }
   if (stopped) return 2;

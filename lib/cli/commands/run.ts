@@ -2,9 +2,9 @@ import type { Command } from "commander";
 import type { IngestSummary } from "../../ingest/pipeline";
 import type { Probe } from "../../probe/schema";
 import { createChatClient } from "../../runner/chatClient";
-import { answerRecord, defaultRunName, runUrl, sampleWidth } from "../../runner/record";
+import { answerRecord, dashboardLine, defaultRunName, runUrl, sampleWidth } from "../../runner/record";
 import { buildChatRequest, type ChatRequest, recordParams } from "../../runner/request";
-import { chooseRun, pendingSamples } from "../../runner/resume";
+import { chooseRun, cutTornLine, pendingSamples } from "../../runner/resume";
 import { fatalMessage } from "../../runner/retry";
 import { runSamples } from "../../runner/runSamples";
 import { displayUrl, scrubText } from "../../runner/scrub";
@@ -119,7 +119,17 @@ export async function runProbes(opts: RunOptions): Promise<number> {
     );
   }
   run ??= defaultRunName(model, new Date());
-  if (state?.cutLine) say(`assumeprobe: ${out} line ${state.cutLine} was cut off; its sample is asked again`);
+  let needsNewline = state?.needsNewline === true;
+  if (state?.cut && opts.resume) {
+    // The torn line leaves the file before anything is appended: no later ingest meets it.
+    const cut = cutTornLine(out as string, state.cut);
+    if (!cut.ok) throw new UsageError(cut.error);
+    needsNewline = false;
+    say(`assumeprobe: ${out} line ${state.cutLine} was cut off; it is removed and its sample asked again`);
+  } else if (state?.cutLine)
+    say(
+      `assumeprobe: ${out} line ${state.cutLine} was cut off; --resume removes it and asks its sample again`,
+    );
 
   const width = sampleWidth(opts.samples);
   const { pending, skipped } = pendingSamples(
@@ -135,7 +145,7 @@ export async function runProbes(opts: RunOptions): Promise<number> {
   const tally = new RunTally((id) => byId.get(id), [...byId.keys()], cliScoring().lexicon);
   tally.skipped = skipped;
 
-  const sink = openOutSink(out, secrets, state?.needsNewline === true);
+  const sink = openOutSink(out, secrets, needsNewline);
   const progress = createRunProgress(
     opts.progress && !opts.json && process.stderr.isTTY === true,
     pending.length,
@@ -195,12 +205,23 @@ export async function runProbes(opts: RunOptions): Promise<number> {
 
   let ingest: IngestSummary | undefined;
   let url: string | undefined;
+  let onDashboard = false;
   if (opts.ingest && out && !outcome.interrupted) {
     ingest = await ingestTraceFile(out);
-    if (ingest.runs.some((r) => r.name === run)) url = runUrl(run);
+    onDashboard = ingest.runs.some((r) => r.name === run);
+    if (onDashboard) url = runUrl(run) ?? undefined;
   }
 
-  const summary = { run, model, out, seconds, tally, stopped, interrupted: outcome.interrupted, ingest, url };
+  const summary = {
+    run,
+    model,
+    out,
+    seconds,
+    tally,
+    interrupted: outcome.interrupted,
+    ingest,
+    dashboard: onDashboard ? dashboardLine(run) : undefined,
+  };
   if (opts.json) {
     const line: Record<string, unknown> = {
       run,

@@ -5,6 +5,7 @@ import { connection } from "next/server";
 import { Ident } from "@/app/_components/Breakable";
 import { Card } from "@/app/_components/Card";
 import { ScrollBox } from "@/app/_components/ScrollBox";
+import { When } from "@/app/_components/When";
 import { currentReviewer } from "@/app/_review/reviewer";
 import { StaleRunsCard } from "@/app/_tune/StaleRunsCard";
 import { TuneSuggestionsSlot } from "@/app/_tune/TuneSuggestionsSlot";
@@ -197,7 +198,9 @@ export default async function ProbeTunePage({ params, searchParams }: Props) {
                   </td>
                   <td className="py-1 pr-3">{v.savedBy ?? "—"}</td>
                   <td className="py-1 pr-3 text-xs">{originWord(v.origin)}</td>
-                  <td className="py-1 pr-3 font-mono text-xs text-slate-600">{v.createdAt}</td>
+                  <td className="py-1 pr-3 font-mono text-xs text-slate-600">
+                    <When iso={v.createdAt} />
+                  </td>
                   <td className="py-1 font-mono text-xs [overflow-wrap:anywhere]">
                     {changeOf(versions[i + 1] ? def(versions[i + 1].version) : undefined, def(v.version))}
                   </td>
