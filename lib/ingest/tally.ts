@@ -43,6 +43,16 @@ export class Tally {
     }
   }
 
+  /** The format a source is read as. */
+  format(file: string, format: string, evidence: string): void {
+    (this.summary.formats ??= []).push({ file, format, evidence });
+  }
+
+  /** A span that is no model generation. */
+  skipped(): void {
+    this.summary.spans_skipped = (this.summary.spans_skipped ?? 0) + 1;
+  }
+
   unreadable(f: SourceFailure): void {
     this.summary.unreadable = [...(this.summary.unreadable ?? []), f];
   }
