@@ -38,6 +38,7 @@ const KEY_DEPTH = 8;
 const MAX_KEY = 128;
 
 const NL = 0x0a;
+const BOM = [0xef, 0xbb, 0xbf];
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const OPEN_BRACE = 0x7b;
@@ -111,10 +112,10 @@ export class JsonScanner {
   push(chunk: Buffer): ScannedValue[] {
     const out: ScannedValue[] = [];
     let captureFrom = this.capture ? 0 : -1;
-    // A byte-order mark is no part of the document.
-    const bom = this.offset === 0 && chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf;
-    for (let i = bom ? 3 : 0; i < chunk.length; i++) {
+    for (let i = 0; i < chunk.length; i++) {
       const c = chunk[i];
+      // A byte-order mark is no part of the document (it may come split across chunks).
+      if (this.offset + i < 3 && c === BOM[this.offset + i] && this.stack.length === 0 && !this.inString) continue;
       const lineStart = this.atLineStart;
       this.atLineStart = c === NL;
       if (this.skipping) {
