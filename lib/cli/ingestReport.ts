@@ -62,7 +62,9 @@ export function printSummary(s: IngestSummary, seconds: number, json: boolean, i
   const lines = [
     `${fmt(s.records)} records: ${fmt(s.ingested)} ingested, ${fmt(s.duplicates)} already stored, ${fmt(s.rejected)} rejected (${seconds.toFixed(1)} s, ${fmt(rate)} records/s)`,
   ];
-  for (const f of s.formats ?? []) lines.push(`  ${f.file}: read as ${f.format} (${f.evidence})`);
+  // Our own records need no word; another tool's format is named, with what showed it.
+  for (const f of s.formats ?? [])
+    if (f.format !== "trace") lines.push(`  ${f.file}: read as ${f.format} (${f.evidence})`);
   if (s.spans_skipped) lines.push(`  ${fmt(s.spans_skipped)} spans that are no model generation skipped`);
   for (const r of s.runs) lines.push(`  run ${r.name}: ${fmt(r.ingested)} new traces`);
   if (s.errors.length > 0) {

@@ -17,7 +17,11 @@ export function decodeAnyValue(v: unknown, depth = 0): unknown {
   }
   if ("doubleValue" in v) {
     const d = v.doubleValue;
-    return typeof d === "number" ? d : typeof d === "string" && d.trim() !== "" && Number.isFinite(Number(d)) ? Number(d) : d;
+    return typeof d === "number"
+      ? d
+      : typeof d === "string" && d.trim() !== "" && Number.isFinite(Number(d))
+        ? Number(d)
+        : d;
   }
   if ("arrayValue" in v) {
     const values = isObject(v.arrayValue) ? v.arrayValue.values : undefined;

@@ -35,11 +35,13 @@ describe("detectFormat", () => {
     expect(formatOf('{"text":"{\\"resourceSpans\\":[{\\"scopeSpans\\":[]}]}"}')).toBe("trace");
   });
 
-  it("reads our records as ever, and says when a file matches no format", () => {
+  it("reads anything else as our records (rejected one by one), but says a zip archive matches no format", () => {
     expect(formatOf('{"response":{"text":"hi"}}\n')).toBe("trace");
     expect(formatOf("")).toBe("trace");
-    expect(formatOf("not json\nat all\n")).toMatch(/^error: it matches no format/);
-    expect(formatOf(Buffer.from([0x50, 0x4b, 0x03, 0x04, 1, 2]))).toMatch(/^error: it is a zip archive/);
+    expect(formatOf("not json\nat all\n")).toBe("trace");
+    expect(formatOf(Buffer.from([0x50, 0x4b, 0x03, 0x04, 1, 2]))).toMatch(
+      /^error: it matches no format: it is a zip/,
+    );
   });
 });
 
@@ -50,14 +52,21 @@ describe("chooseFormat", () => {
       error: expect.stringMatching(/^--format trace, but the file is otlp .*pass --format otlp or auto/),
     });
     const asOtlp = chooseFormat("otlp", head('{"response":{"text":"hi"}}'));
-    expect("error" in asOtlp && asOtlp.error).toMatch(/^--format otlp, but the file has none of that format's fields/);
-    expect(chooseFormat("phoenix", head(OTLP))).toEqual({ error: expect.stringContaining("the file is otlp") });
+    expect("error" in asOtlp && asOtlp.error).toMatch(
+      /^--format otlp, but the file has none of that format's fields/,
+    );
+    expect(chooseFormat("phoenix", head(OTLP))).toEqual({
+      error: expect.stringContaining("the file is otlp"),
+    });
   });
 
   it("takes a --format the content agrees with, and our own records as asked", () => {
     expect(chooseFormat("otlp", head(OTLP))).toMatchObject({ format: "otlp" });
     expect(chooseFormat("when2call", head('{"uuid":"x"}'))).toMatchObject({ format: "when2call" });
     expect(chooseFormat("trace", head("garbage\n"))).toMatchObject({ format: "trace" });
+    expect(chooseFormat("trace", head(Buffer.from("PK\u0003\u0004")))).toEqual({
+      error: expect.stringMatching(/^--format trace: the file matches no format/),
+    });
     expect(chooseFormat("auto", head(PHOENIX))).toMatchObject({ format: "phoenix", layout: "lines" });
   });
 });

@@ -66,7 +66,11 @@ export const DETECTORS: Detector[] = [
     detect(head) {
       for (const [layout, prefix] of PHOENIX_LAYOUTS) {
         if (head.paths.has(`${prefix}context.span_id`) && head.paths.has(`${prefix}span_kind`))
-          return { format: "phoenix", layout, evidence: `spans with context.span_id and span_kind (${prefix}context.span_id)` };
+          return {
+            format: "phoenix",
+            layout,
+            evidence: `spans with context.span_id and span_kind (${prefix}context.span_id)`,
+          };
       }
       return null;
     },
@@ -99,32 +103,18 @@ export function readHead(bytes: Buffer): Head {
 
 const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 
-/** A line that starts (after spaces) with `{`: what every JSON-based format has. */
-function hasObjectLine(b: Buffer): boolean {
-  let lineStart = true;
-  for (let i = 0; i < b.length; i++) {
-    const c = b[i];
-    if (c === 0x0a) lineStart = true;
-    else if (lineStart && (c === 0x20 || c === 0x09 || c === 0x0d)) continue;
-    else if (lineStart && (c === 0x7b || c === 0x5b)) return true;
-    else if (lineStart && i < 3 && (c === 0xef || c === 0xbb || c === 0xbf)) continue;
-    else lineStart = false;
-  }
-  return false;
-}
-
 /** The format of a source from its head; an error message when it matches none. */
 export function detectFormat(head: Head): Detection | { error: string } {
   if (head.bytes.subarray(0, 4).equals(ZIP_MAGIC))
-    return { error: "it is a zip archive (an Inspect .eval log?), which no format read here takes" };
+    return {
+      error:
+        "it matches no format: it is a zip archive (an Inspect .eval log?), which no format read here takes",
+    };
   for (const d of DETECTORS) {
     const hit = d.detect(head);
     if (hit) return hit;
   }
-  if (head.bytes.length > 0 && !hasObjectLine(head.bytes))
-    return {
-      error: `it matches no format: no line of its first ${Math.min(head.bytes.length, SNIFF_BYTES)} bytes starts a JSON object (trace records, OTLP JSON and Phoenix spans are JSON)`,
-    };
+  // Anything else is read as our records, rejected record by record (DESIGN.md).
   return { format: "trace", evidence: "no other format's fields: read as trace records" };
 }
 
@@ -135,11 +125,7 @@ export function detectFormat(head: Head): Detection | { error: string } {
 export function chooseFormat(choice: FormatChoice, head: Head): Detection | { error: string } {
   const found = detectFormat(head);
   if (choice === "auto") return found;
-  if ("error" in found) {
-    // Our own records are rejected one by one, as ever; other formats need their fields.
-    if (choice === "trace" || choice === "when2call") return { format: choice, evidence: "--format" };
-    return { error: `--format ${choice}: ${found.error.replace(/^it /, "the file ")}` };
-  }
+  if ("error" in found) return { error: `--format ${choice}: ${found.error.replace(/^it /, "the file ")}` };
   const ours = (f: TraceFileFormat) => f === "trace" || f === "when2call";
   if (found.format === choice || (ours(choice) && ours(found.format))) {
     return ours(choice) ? { format: choice, evidence: "--format" } : found;

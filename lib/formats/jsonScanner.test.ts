@@ -4,7 +4,12 @@ import { selectOtlpSpan } from "./otlp";
 import { selectPhoenixSpan } from "./phoenix";
 
 /** Scans `text` pushed in chunks of `size` bytes. */
-function scan(text: string | Buffer, size: number, select = selectOtlpSpan, maxBytes = 1 << 20): ScannedValue[] {
+function scan(
+  text: string | Buffer,
+  size: number,
+  select = selectOtlpSpan,
+  maxBytes = 1 << 20,
+): ScannedValue[] {
   const s = new JsonScanner({ select, maxBytes });
   const buf = Buffer.isBuffer(text) ? text : Buffer.from(text);
   const out: ScannedValue[] = [];
@@ -25,7 +30,8 @@ describe("JsonScanner", () => {
       const got = scan(buf, size);
       expect(got.map((v) => v.error)).toEqual([undefined, undefined, undefined]);
       expect(got.map((v) => JSON.parse(v.bytes.toString()).spanId)).toEqual(["a", "b", "c"]);
-      for (const v of got) expect(buf.subarray(v.offset, v.offset + v.bytes.length).equals(v.bytes)).toBe(true);
+      for (const v of got)
+        expect(buf.subarray(v.offset, v.offset + v.bytes.length).equals(v.bytes)).toBe(true);
       expect(got.map((v) => v.line)).toEqual([1, 1, 2]);
       expect(got.map((v) => v.path)).toEqual([
         "resourceSpans[0].scopeSpans[0].spans[0]",
@@ -52,6 +58,21 @@ describe("JsonScanner", () => {
     expect(got[1].line).toBe(2);
     expect(got[1].error).toContain("line 2");
     expect(got[1].error).toContain("resourceSpans[0].scopeSpans[0].spans[0]");
+    expect(JSON.parse(got[2].bytes.toString()).spanId).toBe("c");
+  });
+
+  it("starts the next JSON Lines record at a column-0 `{` after a line cut outside any string", () => {
+    const cut = doc(span("a"), span("b"));
+    const text = `${cut.slice(0, cut.indexOf('"b"') + 3)}\n${doc(span("c"))}\n`;
+    const got = scan(text, 5);
+    expect(got.map((v) => [v.line, v.error === undefined])).toEqual([
+      [1, true],
+      [1, false],
+      [2, true],
+    ]);
+    expect(got[1].error).toMatch(
+      /^not JSON at line 1, inside resourceSpans\[0\]\.scopeSpans\[0\]\.spans\[1\]/,
+    );
     expect(JSON.parse(got[2].bytes.toString()).spanId).toBe("c");
   });
 
@@ -82,9 +103,8 @@ describe("JsonScanner", () => {
     const ids = (vs: ScannedValue[]) => vs.map((v) => JSON.parse(v.bytes.toString()).context.span_id);
     expect(ids(scan(`${p("1")}\n${p("2")}\n`, 3, selectPhoenixSpan("lines")))).toEqual(["1", "2"]);
     expect(ids(scan(`[${p("1")},\n${p("2")}]`, 3, selectPhoenixSpan("array")))).toEqual(["1", "2"]);
-    expect(ids(scan(`{"data":[${p("1")},${p("2")}],"next_cursor":null}`, 3, selectPhoenixSpan("data")))).toEqual([
-      "1",
-      "2",
-    ]);
+    expect(
+      ids(scan(`{"data":[${p("1")},${p("2")}],"next_cursor":null}`, 3, selectPhoenixSpan("data"))),
+    ).toEqual(["1", "2"]);
   });
 });

@@ -57,7 +57,8 @@ export function pathOf(stack: readonly Frame[]): string {
   let p = "";
   for (const f of stack) {
     if (f.type === "a") p += `[${f.index}]`;
-    else if (f.key !== null) p += /^[A-Za-z_$][\w$]*$/.test(f.key) ? `${p === "" ? "" : "."}${f.key}` : `[${JSON.stringify(f.key)}]`;
+    else if (f.key !== null)
+      p += /^[A-Za-z_$][\w$]*$/.test(f.key) ? `${p === "" ? "" : "."}${f.key}` : `[${JSON.stringify(f.key)}]`;
   }
   return p === "" ? "$" : p;
 }
@@ -115,7 +116,8 @@ export class JsonScanner {
     for (let i = 0; i < chunk.length; i++) {
       const c = chunk[i];
       // A byte-order mark is no part of the document (it may come split across chunks).
-      if (this.offset + i < 3 && c === BOM[this.offset + i] && this.stack.length === 0 && !this.inString) continue;
+      if (this.offset + i < 3 && c === BOM[this.offset + i] && this.stack.length === 0 && !this.inString)
+        continue;
       const lineStart = this.atLineStart;
       this.atLineStart = c === NL;
       if (this.skipping) {
@@ -145,6 +147,17 @@ export class JsonScanner {
         continue;
       }
       if (isSpace(c)) continue;
+      // A `{` in column 0 inside an object starts the next JSON Lines record (as DESIGN.md splits
+      // records): the line before it was cut. (Inside a top-level array it is an element.)
+      if (lineStart && c === OPEN_BRACE && this.stack.length > 0 && this.stack[0].type === "o") {
+        this.fail(
+          out,
+          "the line is not complete JSON before the next line that starts with {",
+          this.line - 1,
+        );
+        this.skipping = false;
+        captureFrom = -1;
+      }
       const top = this.stack[this.stack.length - 1];
       if (top?.type === "o" && this.expectKey) {
         if (c === QUOTE) {
@@ -175,7 +188,10 @@ export class JsonScanner {
       }
       if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
         if (!top || top.type !== (c === CLOSE_BRACE ? "o" : "a")) {
-          this.fail(out, `${show(c)} closes ${top ? (top.type === "o" ? "an object" : "an array") : "nothing"}`);
+          this.fail(
+            out,
+            `${show(c)} closes ${top ? (top.type === "o" ? "an object" : "an array") : "nothing"}`,
+          );
           captureFrom = -1;
           continue;
         }
@@ -264,7 +280,10 @@ export class JsonScanner {
     if (cap.tooBig) return;
     if (cap.size > this.opts.maxBytes) {
       cap.tooBig = true;
-      const kept = Buffer.concat([...cap.parts, chunk.subarray(from, to)], Math.min(this.headBytes, cap.size));
+      const kept = Buffer.concat(
+        [...cap.parts, chunk.subarray(from, to)],
+        Math.min(this.headBytes, cap.size),
+      );
       cap.parts = [kept];
       return;
     }
@@ -280,14 +299,14 @@ export class JsonScanner {
   }
 
   /** A structural error: reported (with the value being read, if any), then on to the next `{` line. */
-  private fail(out: ScannedValue[], reason: string): void {
+  private fail(out: ScannedValue[], reason: string, line = this.line): void {
     const cap = this.capture;
     const where = cap ? cap.path : pathOf(this.stack);
-    const msg = `not JSON at line ${this.line}${where === "$" ? "" : `, inside ${where}`}: ${reason}`;
+    const msg = `not JSON at line ${line}${where === "$" ? "" : `, inside ${where}`}: ${reason}`;
     out.push(
       cap
         ? { ...this.finish(cap), error: msg }
-        : { bytes: Buffer.alloc(0), line: this.line, offset: this.offset, path: where, error: msg },
+        : { bytes: Buffer.alloc(0), line, offset: this.offset, path: where, error: msg },
     );
     this.capture = null;
     this.stack.length = 0;

@@ -48,7 +48,9 @@ describe("decodeAnyValue", () => {
   });
 
   it("decodes a KeyValue list, skipping entries with no key or no value", () => {
-    expect({ ...decodeKeyValues([kv("a", s("1")), { value: s("x") }, kv("b", {}), kv("c", { intValue: "7" })]) }).toEqual({
+    expect({
+      ...decodeKeyValues([kv("a", s("1")), { value: s("x") }, kv("b", {}), kv("c", { intValue: "7" })]),
+    }).toEqual({
       a: "1",
       c: 7,
     });
@@ -64,7 +66,10 @@ describe("readOtlpSpan", () => {
   });
 
   it("rejects a span without ids or with attributes that are no list", () => {
-    expect(readOtlpSpan({ spanId: "x" })).toMatchObject({ kind: "error", reason: expect.stringContaining("traceId") });
+    expect(readOtlpSpan({ spanId: "x" })).toMatchObject({
+      kind: "error",
+      reason: expect.stringContaining("traceId"),
+    });
     expect(readOtlpSpan(span([], { attributes: { a: 1 } }))).toMatchObject({ kind: "error" });
     expect(readOtlpSpan([])).toMatchObject({ kind: "error" });
   });
@@ -75,7 +80,10 @@ describe("readOtlpSpan", () => {
         kv("gen_ai.operation.name", s("chat")),
         kv("gen_ai.request.model", s("gpt-4o")),
         kv("gen_ai.response.model", s("gpt-4o-2024-08-06")),
-        kv("gen_ai.tool.definitions", s('[{"type":"function","name":"book"},{"type":"function","function":{"name":"ask"}}]')),
+        kv(
+          "gen_ai.tool.definitions",
+          s('[{"type":"function","name":"book"},{"type":"function","function":{"name":"ask"}}]'),
+        ),
         kv(
           "gen_ai.output.messages",
           s(
@@ -109,7 +117,9 @@ describe("readOtlpSpan", () => {
         arr(
           kvlist({
             role: s("assistant"),
-            parts: arr(kvlist({ type: s("tool_call"), name: s("book"), arguments: kvlist({ day: s("tue") }) })),
+            parts: arr(
+              kvlist({ type: s("tool_call"), name: s("book"), arguments: kvlist({ day: s("tue") }) }),
+            ),
           }),
         ),
       ),
@@ -193,7 +203,10 @@ describe("readOtlpSpan", () => {
     expect(asJson).toMatchObject({ worldState: ws, probe: "book_slot" });
     const structured = generation([
       kv("gen_ai.operation.name", s("chat")),
-      kv("assumeprobe.world_state", kvlist({ timezone: kvlist({ status: s("known"), value: s("UTC"), source: s("state") }) })),
+      kv(
+        "assumeprobe.world_state",
+        kvlist({ timezone: kvlist({ status: s("known"), value: s("UTC"), source: s("state") }) }),
+      ),
     ]);
     expect(structured.worldState).toEqual(ws);
     expect(

@@ -34,7 +34,8 @@ export function readGenAi(attrs: Attrs): StyleRead | null {
   if (!attrs.has("gen_ai.output.messages")) return null;
   const messages = jsonValue(attrs.get("gen_ai.output.messages"));
   if (!Array.isArray(messages)) return { style: "genai", text: null, toolCalls: [] };
-  const first = messages.find((m) => isObject(m) && (m.role === undefined || m.role === "assistant")) ?? messages[0];
+  const first =
+    messages.find((m) => isObject(m) && (m.role === undefined || m.role === "assistant")) ?? messages[0];
   const texts: string[] = [];
   const toolCalls: StyleRead["toolCalls"] = [];
   const parts = isObject(first) && Array.isArray(first.parts) ? first.parts : [];
@@ -60,8 +61,14 @@ export function readLegacy(attrs: Attrs): StyleRead | null {
       toolCalls.push({ name: attrs.get(`${c}.name`), arguments: attrs.get(`${c}.arguments`) });
     }
     // LiteLLM and OpenAI's older function calling: one `function_call`.
-    if (toolCalls.length === 0 && (attrs.has(`${p}.function_call.name`) || attrs.has(`${p}.function_call.arguments`))) {
-      toolCalls.push({ name: attrs.get(`${p}.function_call.name`), arguments: attrs.get(`${p}.function_call.arguments`) });
+    if (
+      toolCalls.length === 0 &&
+      (attrs.has(`${p}.function_call.name`) || attrs.has(`${p}.function_call.arguments`))
+    ) {
+      toolCalls.push({
+        name: attrs.get(`${p}.function_call.name`),
+        arguments: attrs.get(`${p}.function_call.arguments`),
+      });
     }
     const content = attrs.get(`${p}.content`);
     return { style: "legacy", text: typeof content === "string" ? content : null, toolCalls };
@@ -106,7 +113,8 @@ export function offeredTools(attrs: Attrs): string[] {
   const defs = jsonValue(attrs.get("gen_ai.tool.definitions"));
   if (Array.isArray(defs)) for (const d of defs) fromDefinition(d);
   // OpenLLMetry: `llm.request.functions.N.name`.
-  for (const n of indexesUnder(attrs, "llm.request.functions")) add(attrs.get(`llm.request.functions.${n}.name`));
+  for (const n of indexesUnder(attrs, "llm.request.functions"))
+    add(attrs.get(`llm.request.functions.${n}.name`));
   // OpenInference: `llm.tools.N.tool.json_schema`, a JSON string.
   for (const n of indexesUnder(attrs, "llm.tools")) {
     const schema = attrs.get(`llm.tools.${n}.tool.json_schema`);

@@ -1,9 +1,9 @@
 import type { Readable } from "node:stream";
-import type { Lexicon } from "../lexicon/lexicon";
-import type { Probe } from "../probe/schema";
 import { chooseFormat, type FormatChoice, readHead, SNIFF_BYTES } from "../formats/detect";
 import { selectOtlpSpan } from "../formats/otlp";
 import { selectPhoenixSpan } from "../formats/phoenix";
+import type { Lexicon } from "../lexicon/lexicon";
+import type { Probe } from "../probe/schema";
 import { Batcher } from "./batcher";
 import type { PreparedError, PreparedTrace } from "./prepare";
 import { chunksOf } from "./readSource";
@@ -187,6 +187,33 @@ function defaultRunOf(src: IngestSource, options: IngestOptions): string {
   return options.run ?? (options.format === "when2call" ? WHEN2CALL_RUN : src.name);
 }
 
+/**
+ * The head's first non-blank line is whole JSON: the format can be told now (a JSON Lines file
+ * shows its format in its first record), so reading need not run a MiB ahead of scoring.
+ */
+function firstLineWhole(head: Buffer[]): boolean {
+  const joined = head.length === 1 ? head[0] : Buffer.concat(head);
+  let start = 0;
+  for (;;) {
+    const nl = joined.indexOf(0x0a, start);
+    if (nl === -1) return false;
+    const line = joined
+      .subarray(start, nl)
+      .toString("utf8")
+      .trim()
+      .replace(/^\uFEFF/, "");
+    if (line !== "") {
+      try {
+        JSON.parse(line);
+        return true;
+      } catch {
+        return false;
+      }
+    }
+    start = nl + 1;
+  }
+}
+
 /** How a source's bytes become records: JSONL lines, or the spans of an OTLP or Phoenix document. */
 interface Splitter {
   push(chunk: Buffer): SplitRecord[];
@@ -247,7 +274,8 @@ async function readSource(
     at.format = chosen.format;
     tally.format(src.file, chosen.format, chosen.evidence);
     if (chosen.format === "otlp") return new SpanSplitter(selectOtlpSpan, maxBytes);
-    if (chosen.format === "phoenix") return new SpanSplitter(selectPhoenixSpan(chosen.layout ?? "lines"), maxBytes);
+    if (chosen.format === "phoenix")
+      return new SpanSplitter(selectPhoenixSpan(chosen.layout ?? "lines"), maxBytes);
     return new RecordSplitter(maxBytes);
   };
   for await (const chunk of chunksOf(src, read)) {
@@ -255,7 +283,7 @@ async function readSource(
     if (splitter === null) {
       head.push(Buffer.from(chunk));
       headBytes += chunk.length;
-      if (headBytes < SNIFF_BYTES) continue;
+      if (headBytes < SNIFF_BYTES && !firstLineWhole(head)) continue;
       splitter = decide();
       if (splitter === null) break;
       for (const h of head.splice(0)) await take(splitter.push(h));

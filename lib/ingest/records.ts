@@ -1,9 +1,9 @@
+import type { TraceFileFormat } from "../formats/detect";
 import { EMPTY_LEXICON, type Lexicon } from "../lexicon/lexicon";
 import type { Probe } from "../probe/schema";
 import { describeIssues, ProbeSchema } from "../probe/schema";
 import type { Batcher } from "./batcher";
 import type { IngestOptions, IngestSource, IngestStore } from "./pipeline";
-import type { TraceFileFormat } from "../formats/detect";
 import { prepareError, prepareTrace } from "./prepare";
 import { isSpanForm, readSpan, resolveSpanProbe, type SpanForm, spanParts } from "./spanRecord";
 import type { SplitRecord } from "./splitRecords";

@@ -3,7 +3,7 @@ import type { CompiledProbe } from "../probe/compile";
 import type { Probe } from "../probe/schema";
 import { type ScoredParts, scoreRecord } from "./prepare";
 import { isSpanForm, readSpan, spanParts } from "./spanRecord";
-import { interpretRecord, type Interpreted } from "./traceRecord";
+import { type Interpreted, interpretRecord } from "./traceRecord";
 import { convertWhen2Call } from "./when2call";
 
 /**

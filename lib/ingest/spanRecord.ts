@@ -1,8 +1,8 @@
-import { WorldStateSchema } from "../gate/factSchema";
-import type { WorldState } from "../gate/facts";
 import type { Generation, SpanRead } from "../formats/generation";
 import { readOtlpSpan } from "../formats/otlp";
 import { readPhoenixSpan } from "../formats/phoenix";
+import { WorldStateSchema } from "../gate/factSchema";
+import type { WorldState } from "../gate/facts";
 import { normalizePayload } from "../probe/normalize";
 import type { NormalizedResponse } from "../probe/response";
 import { describeIssues, type Probe } from "../probe/schema";

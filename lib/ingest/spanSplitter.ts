@@ -26,7 +26,13 @@ export class SpanSplitter {
   }
 }
 
-function toRecord(v: { bytes: Buffer; line: number; offset: number; path: string; error?: string }): SplitRecord {
+function toRecord(v: {
+  bytes: Buffer;
+  line: number;
+  offset: number;
+  path: string;
+  error?: string;
+}): SplitRecord {
   const rec: SplitRecord = { line: v.line, bytes: v.bytes, end: v.offset + v.bytes.length, path: v.path };
   if (v.error !== undefined) {
     rec.error = v.error;

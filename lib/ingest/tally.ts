@@ -45,7 +45,9 @@ export class Tally {
 
   /** The format a source is read as. */
   format(file: string, format: string, evidence: string): void {
-    (this.summary.formats ??= []).push({ file, format, evidence });
+    const list = this.summary.formats ?? [];
+    list.push({ file, format, evidence });
+    this.summary.formats = list;
   }
 
   /** A span that is no model generation. */
