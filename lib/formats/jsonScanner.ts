@@ -113,8 +113,18 @@ export class JsonScanner {
   push(chunk: Buffer): ScannedValue[] {
     const out: ScannedValue[] = [];
     let captureFrom = this.capture ? 0 : -1;
-    for (let i = 0; i < chunk.length; i++) {
-      const c = chunk[i];
+    const len = chunk.length;
+    for (let i = 0; i < len; i++) {
+      let c = chunk[i];
+      // The hot path: the plain bytes of a string no one reads (values, deep keys), skipped in a
+      // tight loop (most of a trace file is such bytes).
+      if (this.inString && !this.escaped && this.keyBytes === null) {
+        while (c !== QUOTE && c !== BACKSLASH && c !== NL && ++i < len) c = chunk[i];
+        if (i === len) {
+          this.atLineStart = false;
+          break;
+        }
+      }
       // A byte-order mark is no part of the document (it may come split across chunks).
       if (this.offset + i < 3 && c === BOM[this.offset + i] && this.stack.length === 0 && !this.inString)
         continue;
@@ -123,7 +133,14 @@ export class JsonScanner {
       if (this.skipping) {
         if (lineStart && c === OPEN_BRACE) this.skipping = false;
         else {
-          if (c === NL) this.line++;
+          if (c === NL) {
+            this.line++;
+            continue;
+          }
+          // On to the line's end: nothing before it is read.
+          const nl = chunk.indexOf(NL, i + 1);
+          if (nl === -1) break;
+          i = nl - 1;
           continue;
         }
       }
