@@ -33,7 +33,8 @@ export function readStyles(attrs: Attrs): StyleRead | null {
 export function readGenAi(attrs: Attrs): StyleRead | null {
   if (!attrs.has("gen_ai.output.messages")) return null;
   const messages = jsonValue(attrs.get("gen_ai.output.messages"));
-  if (!Array.isArray(messages)) return { style: "genai", text: null, toolCalls: [] };
+  // Not a message list (JSON that does not parse): no call could be looked for in it.
+  if (!Array.isArray(messages)) return null;
   const first =
     messages.find((m) => isObject(m) && (m.role === undefined || m.role === "assistant")) ?? messages[0];
   const texts: string[] = [];

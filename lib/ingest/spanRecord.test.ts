@@ -6,7 +6,7 @@ import { selectOtlpSpan } from "../formats/otlp";
 import { builtinProbes } from "../probe/builtin";
 import type { Probe } from "../probe/schema";
 import { rescoreStored } from "./rescore";
-import { readSpan, resolveSpanProbe } from "./spanRecord";
+import { readSpan, resolveSpanProbe, spanParts } from "./spanRecord";
 
 const DATA = join(import.meta.dirname, "..", "..", "fixtures", "testdata", "otel");
 const probes = builtinProbes();
@@ -60,6 +60,34 @@ describe("a stored span re-read from its original", () => {
       scheduleWindow,
     );
     expect(asTrace.ok).toBe(false);
+  });
+});
+
+describe("spanParts", () => {
+  it("flags an LLM span whose messages are in no style read here unrecognized, not an empty answer", () => {
+    const read = (attributes: Record<string, unknown>) => {
+      const r = readSpan("phoenix", {
+        context: { trace_id: "t", span_id: "s" },
+        span_kind: "LLM",
+        attributes,
+      });
+      if (r.kind !== "generation") throw new Error("not a generation");
+      const parts = spanParts(r.generation);
+      if ("error" in parts) throw new Error(parts.error);
+      return parts.response;
+    };
+    expect(read({ "llm.model_name": "m" })).toEqual({
+      text: null,
+      tool_calls: [],
+      fenced: false,
+      unrecognized: true,
+    });
+    expect(read({ "gen_ai.output.messages": "[{not json" })).toMatchObject({ unrecognized: true });
+    expect(read({ "llm.output_messages.0.message.content": "hi" })).toEqual({
+      text: "hi",
+      tool_calls: [],
+      fenced: false,
+    });
   });
 });
 

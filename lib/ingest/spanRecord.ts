@@ -42,6 +42,9 @@ export function spanParts(g: Generation): SpanParts | { error: string } {
     payloadModel ??= n.model;
   } else {
     response = { text: g.text, tool_calls: g.toolCalls, fenced: false };
+    // An LLM span with its messages in no style read here (content capture off, another style):
+    // no call could be looked for, which an empty response would hide as DRIFT.
+    if (g.style === "none") response.unrecognized = true;
   }
   const parts: SpanParts = {
     id: `${g.traceId}:${g.spanId}`,
