@@ -58,7 +58,7 @@ export const DETECTORS: Detector[] = [
     format: "otlp",
     detect(head) {
       const p = OTLP_PATHS.find((x) => head.paths.has(x));
-      return p ? { format: "otlp", evidence: `resourceSpans holding scopeSpans (${p})` } : null;
+      return p ? { format: "otlp", evidence: "resourceSpans holding scopeSpans" } : null;
     },
   },
   {
@@ -66,11 +66,7 @@ export const DETECTORS: Detector[] = [
     detect(head) {
       for (const [layout, prefix] of PHOENIX_LAYOUTS) {
         if (head.paths.has(`${prefix}context.span_id`) && head.paths.has(`${prefix}span_kind`))
-          return {
-            format: "phoenix",
-            layout,
-            evidence: `spans with context.span_id and span_kind (${prefix}context.span_id)`,
-          };
+          return { format: "phoenix", layout, evidence: "spans with context.span_id and span_kind" };
       }
       return null;
     },
