@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { cliSandbox } from "./testCli";
 
@@ -136,6 +137,18 @@ describe("ingest --format auto on other tools' traces", SLOW, () => {
     expect(rows("phoenix-nested").map((t) => JSON.parse(t.response))).toEqual([
       call("schedule_window", '{"user_id": "u_9182", "starts_at": "2026-09-08T09:00:00"}'),
     ]);
+  });
+
+  it("tells the format of a gzip file on standard input the same way", async () => {
+    const gz = gzipSync(readFileSync(join(DATA, "genai.otlp.json")));
+    const r = await box.run(["ingest", "-", "--json", "--run", "otlp-stdin"], gz);
+    expect(r.code).toBe(0);
+    expect(last(r.lines)).toMatchObject({
+      records: 2,
+      ingested: 2,
+      formats: [{ file: "stdin", format: "otlp" }],
+      runs: [{ name: "otlp-stdin", ingested: 2 }],
+    });
   });
 
   it("rejects a malformed span and a broken line with their line and path, and stores the rest", async () => {
