@@ -7,8 +7,9 @@ import { generationOf } from "./spanGeneration";
  * Phoenix span JSON (Arize Phoenix's span export and REST API, OpenInference attributes):
  * `{name, context: {trace_id, span_id}, span_kind, parent_id, start_time, end_time, status_code,
  * attributes, events}`, the attributes nested (`{llm: {output_messages: [...]}}`) or flattened
- * (`{"llm.output_messages.0.message.content": ...}`). Spans come one a line, as a JSON array, or
- * under `data` (the REST API's page).
+ * (`{"llm.output_messages.0.message.content": ...}`), or a flattened row of Phoenix's spans
+ * dataframe (`"context.span_id"`, `"attributes.llm.model_name"` columns). Spans come one a line,
+ * as a JSON array, or under `data` (the REST API's page).
  */
 
 /** Where the spans of a Phoenix file are. */
@@ -29,8 +30,10 @@ function isoTime(v: unknown): string | undefined {
 /** One Phoenix span as a generation, a skipped span, or an error. */
 export function readPhoenixSpan(span: unknown): SpanRead {
   if (!isObject(span)) return { kind: "error", reason: "the span is not an object" };
-  const ctx = span.context;
-  if (!isObject(ctx) || typeof ctx.trace_id !== "string" || typeof ctx.span_id !== "string")
+  const ctx = isObject(span.context)
+    ? span.context
+    : { trace_id: span["context.trace_id"], span_id: span["context.span_id"] };
+  if (typeof ctx.trace_id !== "string" || typeof ctx.span_id !== "string")
     return { kind: "error", reason: "context: needs trace_id and span_id strings" };
   if (span.attributes !== undefined && span.attributes !== null && !isObject(span.attributes))
     return { kind: "error", reason: "attributes: must be an object" };
@@ -43,5 +46,13 @@ export function readPhoenixSpan(span: unknown): SpanRead {
     const ms = Date.parse(end) - Date.parse(start);
     if (ms >= 0) frame.latencyMs = ms;
   }
-  return generationOf(isObject(span.attributes) ? span.attributes : {}, frame);
+  return generationOf(attributesOf(span), frame);
+}
+
+/** The span's attributes: its `attributes` object, and a flattened row's `attributes.KEY` columns. */
+function attributesOf(span: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = isObject(span.attributes) ? { ...span.attributes } : {};
+  for (const k of Object.keys(span))
+    if (k.startsWith("attributes.") && span[k] !== null && !(k.slice(11) in out)) out[k.slice(11)] = span[k];
+  return out;
 }
