@@ -18,6 +18,8 @@
  *   npm run bench:ingest                          # 200,000 lines, ours then baseline, twice
  *   npx tsx bench/ingest.ts --lines 200000 --repeat 2
  *   npx tsx bench/ingest.ts --gb 1                # a ~1 GB file: our peak RSS (target < 300 MB)
+ *   npx tsx bench/ingest.ts --gb 1 --otlp         # and an OTLP JSON Lines file of that size: MB/s
+ *                                                 # and records/s beside the JSONL's (target: within 1.5x)
  *
  * Files and databases go to /tmp/assumeprobe-bench/ (the generated file is reused when present).
  * The load average is printed with every figure: repeat when the 1-minute load is above ~1.5.
@@ -27,6 +29,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { traceLines } from "./lib/generate";
 import { measureWriteFloor } from "./lib/ingest-floor";
+import { otlpLinesUntil } from "./lib/otlpLines";
 import { benchDir, CLI, ensureCliBundle, fmt, load, loadIsHigh, ROOT, runNode, writeLines } from "./lib/util";
 
 const { values } = parseArgs({
@@ -34,6 +37,7 @@ const { values } = parseArgs({
     lines: { type: "string", default: "200000" },
     repeat: { type: "string", default: "2" },
     gb: { type: "string" },
+    otlp: { type: "boolean", default: false },
     "no-baseline": { type: "boolean", default: false },
     "no-floor": { type: "boolean", default: false },
   },
@@ -116,13 +120,21 @@ async function main(): Promise<void> {
         `generated ${file}: ${fmt(bytes / 1e9, 2)} GB in ${fmt((performance.now() - t0) / 1000, 0)} s`,
       );
     }
-    const size = statSync(file).size;
-    console.log(`\nours: ingest ${file} (${fmt(size / 1e9, 2)} GB)  [${load()}]`);
-    const r = await ours(file, null);
+    const jsonl = await bigFile(file);
+    if (!values.otlp) return;
+    const otlp = join(benchDir(), `ingest-${gb}gb.otlp.jsonl`);
+    if (!existsSync(otlp)) {
+      const t0 = performance.now();
+      const bytes = writeLines(otlp, otlpLinesUntil(gb * 1e9));
+      console.log(
+        `generated ${otlp}: ${fmt(bytes / 1e9, 2)} GB in ${fmt((performance.now() - t0) / 1000, 0)} s`,
+      );
+    }
+    const o = await bigFile(otlp);
+    const ratio = jsonl.mbps / o.mbps;
     console.log(
-      `  ${fmt(r.summary.records)} records in ${fmt(r.seconds, 1)} s: ${fmt(r.rate)} records/s, ` +
-        `${fmt(size / 1e6 / r.seconds, 1)} MB/s; peak RSS ${mb(r.rss)} (target < 300 MB: ` +
-        `${r.rss !== null && r.rss < 300 ? "met" : "MISSED"}); database ${fmt(r.dbMb)} MB  [${load()}]`,
+      `  => OTLP ${fmt(o.mbps, 1)} MB/s, JSONL ${fmt(jsonl.mbps, 1)} MB/s: the JSONL path is ${fmt(ratio, 2)}x as fast ` +
+        `(target: within 1.5x: ${ratio <= 1.5 ? "met" : "MISSED"})  [${load()}]`,
     );
     return;
   }
@@ -154,6 +166,20 @@ async function main(): Promise<void> {
   }
   if (!values["no-floor"]) await floor(file, baselineRates);
   if (loadIsHigh()) console.log("note: the 1-minute load is high; figures may be low, repeat later");
+}
+
+/** Ingests one big file (JSONL or OTLP): records/s, MB/s, peak RSS against the 300 MB target. */
+async function bigFile(file: string): Promise<{ mbps: number }> {
+  const size = statSync(file).size;
+  console.log(`\nours: ingest ${file} (${fmt(size / 1e9, 2)} GB)  [${load()}]`);
+  const r = await ours(file, null);
+  const mbps = size / 1e6 / r.seconds;
+  console.log(
+    `  ${fmt(r.summary.records)} records in ${fmt(r.seconds, 1)} s: ${fmt(r.rate)} records/s, ` +
+      `${fmt(mbps, 1)} MB/s; peak RSS ${mb(r.rss)} (target < 300 MB: ` +
+      `${r.rss !== null && r.rss < 300 ? "met" : "MISSED"}); database ${fmt(r.dbMb)} MB  [${load()}]`,
+  );
+  return { mbps };
 }
 
 /** The write floor (bench/lib/ingest-floor.ts) against the baseline's rate. */

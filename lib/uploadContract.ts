@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { FORMAT_CHOICES } from "./formats/detect";
 import { ProbeIdSchema } from "./probe/schema";
 
 /** Query parameters of POST /api/upload (the body is the file itself, streamed). */
@@ -21,7 +22,7 @@ export const UploadParamsSchema = z.object({
     .optional()
     .transform((v) => v || undefined)
     .pipe(ProbeIdSchema.optional()),
-  format: z.enum(["trace", "when2call"]).default("trace"),
+  format: z.enum(FORMAT_CHOICES).default("auto"),
 });
 export type UploadParams = z.infer<typeof UploadParamsSchema>;
 

@@ -17,6 +17,14 @@ type State =
   | { kind: "done"; summary: UploadSummary; stopped?: string }
   | { kind: "error"; message: string };
 
+/** How the summary names the format a file was read as. */
+const FORMAT_NAMES: Record<string, string> = {
+  trace: "assumeprobe traces",
+  when2call: "When2Call records",
+  otlp: "OTLP JSON",
+  phoenix: "Phoenix spans",
+};
+
 /** Sizes as people read them: bytes, KB below a megabyte, MB above. */
 const size = (n: number) => {
   if (n < 1024) return `${n} bytes`;
@@ -100,7 +108,7 @@ export function UploadForm({ probes, maxBytes }: { probes: string[]; maxBytes: n
               <span className="font-mono font-medium">{file.name}</span> · {size(file.size)}
             </>
           ) : (
-            "Drop a .jsonl or .jsonl.gz file here, or press to choose one"
+            "Drop a trace file here (JSONL, OTLP JSON, Phoenix spans; gzip accepted), or press to choose one"
           )}
         </span>
         <span className="mt-1 text-xs text-slate-500">
@@ -145,24 +153,32 @@ export function UploadForm({ probes, maxBytes }: { probes: string[]; maxBytes: n
           Probe
           <select
             name="probe"
-            defaultValue="schedule_window"
+            defaultValue=""
             className="mt-1 w-full min-w-0 rounded border border-slate-300 bg-white px-2 py-1.5"
             data-testid="probe-select"
           >
+            <option value="">default</option>
             {probes.map((p) => (
               <option key={p}>{p}</option>
             ))}
           </select>
-          <span className="mt-0.5 text-xs text-slate-500">for records that name no probe</span>
+          <span className="mt-0.5 text-xs text-slate-500">
+            for records that name no probe (default: schedule_window; OTLP and Phoenix spans: the probe of the
+            tools they offer or call)
+          </span>
         </label>
         <label className="flex min-w-0 flex-col text-sm text-slate-700">
           Format
           <select
             name="format"
-            defaultValue="trace"
+            defaultValue="auto"
             className="mt-1 w-full min-w-0 rounded border border-slate-300 bg-white px-2 py-1.5"
+            data-testid="format-select"
           >
+            <option value="auto">told from the content</option>
             <option value="trace">assumeprobe traces (also seed output, provider payloads)</option>
+            <option value="otlp">OTLP JSON (OpenTelemetry)</option>
+            <option value="phoenix">Phoenix spans</option>
             <option value="when2call">When2Call records</option>
           </select>
         </label>
@@ -231,6 +247,16 @@ function Status({ state }: { state: State }) {
           {s.ingest ? `Ingest #${s.ingest}` : "Recent ingests"}
         </Link>
       </p>
+      {(s.formats ?? []).map((f) => (
+        <p key={f.file} className="text-sm text-slate-700" data-testid="summary-format">
+          Read as <strong>{FORMAT_NAMES[f.format] ?? f.format}</strong>
+          <span className="text-slate-500"> ({f.evidence})</span>
+          {s.spans_skipped
+            ? `; ${s.spans_skipped.toLocaleString("en-US")} spans that are no model generation skipped`
+            : ""}
+          .
+        </p>
+      ))}
       {s.runs.length > 0 ? (
         <ul className="text-sm">
           {s.runs.map((r) => (

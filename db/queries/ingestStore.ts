@@ -7,7 +7,7 @@ import type { Db } from "../client";
 import { WriteWaitError, writeSync } from "../write";
 import { beginIngestBatch, claimRunlessErrors, finishIngestBatch, recountRejected } from "./ingestBatches";
 import { currentLexicon } from "./lexicon";
-import { getProbe, saveProbe } from "./probes";
+import { getProbe, listProbes, saveProbe } from "./probes";
 import { resetTagCache, tagId } from "./tags";
 
 /** A record the database refused while its batch was written (the batch is written again without it). */
@@ -76,6 +76,9 @@ export function createBatchStore(db: Db): Omit<IngestStore, "write"> {
     },
     saveProbe(probe: Probe, origin: string) {
       return saveProbe(db, probe, origin);
+    },
+    probes() {
+      return listProbes(db).map((p) => p.probe);
     },
     lexicon() {
       return currentLexicon(db);

@@ -149,7 +149,15 @@ describe("ingest", SLOW, () => {
     const r = await box.run(["ingest", good, "--json", "--model", "qwen"]);
     expect(r.code).toBe(0);
     const last = JSON.parse(r.lines.at(-1) ?? "");
-    expect(Object.keys(last)).toEqual(["records", "ingested", "duplicates", "rejected", "runs", "errors"]);
+    expect(Object.keys(last)).toEqual([
+      "records",
+      "ingested",
+      "duplicates",
+      "rejected",
+      "runs",
+      "errors",
+      "formats",
+    ]);
     expect(last).toEqual({
       records: 4,
       ingested: 4,
@@ -157,6 +165,7 @@ describe("ingest", SLOW, () => {
       rejected: 0,
       runs: [{ name: "good", ingested: 4 }],
       errors: [],
+      formats: [{ file: good, format: "trace", evidence: "no other format's fields: read as trace records" }],
     });
     // Stored records are duplicates whatever model a re-ingest defaults them to...
     const again = await box.run(["ingest", good, "--json"]);
@@ -264,7 +273,9 @@ describe("ingest", SLOW, () => {
     expect([unknown.code, unknown.stderr]).toEqual([2, expect.stringContaining('unknown probe "nope"')]);
     expect([missing.code, missing.stderr]).toEqual([2, expect.stringContaining("gone.jsonl: no such file")]);
     expect(usage.map((r) => r.code)).toEqual([2, 2, 2, 2]);
-    expect(usage[0].stderr).toContain('--format must be one of trace, when2call, got "xml"');
+    expect(usage[0].stderr).toContain(
+      '--format must be one of auto, trace, otlp, phoenix, when2call, got "xml"',
+    );
     expect(usage[3].stderr).toContain("--max-record-bytes must be a positive integer");
     // None of them stored anything.
     expect(traceCount()).toBe(before);

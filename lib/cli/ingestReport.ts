@@ -62,6 +62,10 @@ export function printSummary(s: IngestSummary, seconds: number, json: boolean, i
   const lines = [
     `${fmt(s.records)} records: ${fmt(s.ingested)} ingested, ${fmt(s.duplicates)} already stored, ${fmt(s.rejected)} rejected (${seconds.toFixed(1)} s, ${fmt(rate)} records/s)`,
   ];
+  // Our own records need no word; another tool's format is named, with what showed it.
+  for (const f of s.formats ?? [])
+    if (f.format !== "trace") lines.push(`  ${f.file}: read as ${f.format} (${f.evidence})`);
+  if (s.spans_skipped) lines.push(`  ${fmt(s.spans_skipped)} spans that are no model generation skipped`);
   for (const r of s.runs) lines.push(`  run ${r.name}: ${fmt(r.ingested)} new traces`);
   if (s.errors.length > 0) {
     lines.push("rejected records:");
@@ -77,9 +81,15 @@ export function printSummary(s: IngestSummary, seconds: number, json: boolean, i
     const more = s.warnings.length - shown.length + (s.warnings_omitted ?? 0);
     if (more > 0) lines.push(`  … and ${fmt(more)} more (use --json for the full list)`);
   }
-  if (s.unreadable) {
+  const unread = s.unreadable?.filter((u) => u.unread) ?? [];
+  const cut = s.unreadable?.filter((u) => !u.unread) ?? [];
+  if (unread.length > 0) {
+    lines.push("files not read:");
+    for (const u of unread) lines.push(`  ${u.file}: ${u.reason}`);
+  }
+  if (cut.length > 0) {
     lines.push("files not read to their end (the records before the failure were kept):");
-    for (const u of s.unreadable) lines.push(`  ${u.file} after line ${fmt(u.lines)}: ${u.reason}`);
+    for (const u of cut) lines.push(`  ${u.file} after line ${fmt(u.lines)}: ${u.reason}`);
   }
   if (ingest !== undefined)
     lines.push(

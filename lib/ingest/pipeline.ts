@@ -1,21 +1,31 @@
 import type { Readable } from "node:stream";
+import { chooseFormat, type FormatChoice, readHead, SNIFF_BYTES } from "../formats/detect";
+import { selectOtlpSpan } from "../formats/otlp";
+import { selectPhoenixSpan } from "../formats/phoenix";
 import type { Lexicon } from "../lexicon/lexicon";
 import type { Probe } from "../probe/schema";
 import { Batcher } from "./batcher";
 import type { PreparedError, PreparedTrace } from "./prepare";
 import { chunksOf } from "./readSource";
 import { type RecordOrigin, RecordReader } from "./records";
+import { SpanSplitter } from "./spanSplitter";
 import { DEFAULT_MAX_RECORD_BYTES, RecordSplitter, type SplitRecord } from "./splitRecords";
 import { Tally } from "./tally";
 import { WHEN2CALL_RUN } from "./when2call";
 
 export { BATCH_BYTES } from "./batcher";
 
-export type IngestFormat = "trace" | "when2call";
+/** What `--format` takes: `auto` (the default: told from the content) or one format. */
+export type IngestFormat = FormatChoice;
 
 export interface IngestOptions {
   /** Probe for records that name none (default schedule_window). */
   probe: string;
+  /**
+   * The probe was named (`--probe`): spans of other tools' traces take it; otherwise each is
+   * resolved by the tools it was offered or called (DESIGN.md, "Probe resolution").
+   */
+  probeGiven?: boolean;
   /** Model for records that name none (default unknown). */
   model?: string;
   /** Run for records that name none (default: the source name). */
@@ -42,6 +52,8 @@ export interface IngestError {
   file: string;
   line: number;
   reason: string;
+  /** Where in the line or document: the JSON path of a span (OTLP, Phoenix). */
+  path?: string;
 }
 
 export interface IngestSummary {
@@ -67,6 +79,10 @@ export interface IngestSummary {
   warnings?: IngestError[];
   /** Warnings past the reporting cap. */
   warnings_omitted?: number;
+  /** The format each source was read as, and what in its content said so. */
+  formats?: { file: string; format: string; evidence: string }[];
+  /** Spans of other tools' traces that are no model generation (tool calls, chains): skipped. */
+  spans_skipped?: number;
 }
 
 export interface SourceFailure {
@@ -75,10 +91,13 @@ export interface SourceFailure {
   reason: string;
   /** Whole lines read before it stopped: every record that ended by then is counted and kept. */
   lines: number;
+  /** Nothing of it was read: its format could not be told, or contradicts `--format`. */
+  unread?: boolean;
 }
 
 /** "REASON (after line N); the records before it were kept", for the CLI and the upload page. */
 export function describeFailure(f: SourceFailure): string {
+  if (f.lines === 0 && f.unread) return f.reason;
   return `${f.reason} (after line ${f.lines}); the records before it were kept`;
 }
 
@@ -104,6 +123,8 @@ export interface IngestStore {
   saveProbe(probe: Probe, origin: string): { version: number; probe?: Probe };
   /** The shared lexicon records are scored with, read once per ingest (default: none). */
   lexicon?(): Lexicon;
+  /** Every probe (current versions): spans of other tools' traces are matched to one by their tools. */
+  probes?(): Probe[];
   beginBatch(origin: string, files: string[]): number;
   /** Writes traces and errors in one transaction; one outcome per trace, in order. */
   write(batchId: number, traces: PreparedTrace[], errors: PreparedError[]): WriteOutcome[];
@@ -174,6 +195,40 @@ function defaultRunOf(src: IngestSource, options: IngestOptions): string {
 }
 
 /**
+ * The head's first non-blank line is whole JSON: the format can be told now (a JSON Lines file
+ * shows its format in its first record), so reading need not run a MiB ahead of scoring.
+ */
+function firstLineWhole(head: Buffer[]): boolean {
+  const joined = head.length === 1 ? head[0] : Buffer.concat(head);
+  let start = 0;
+  for (;;) {
+    const nl = joined.indexOf(0x0a, start);
+    if (nl === -1) return false;
+    const line = joined
+      .subarray(start, nl)
+      .toString("utf8")
+      .trim()
+      .replace(/^\uFEFF/, "");
+    if (line !== "") {
+      try {
+        JSON.parse(line);
+        return true;
+      } catch {
+        return false;
+      }
+    }
+    start = nl + 1;
+  }
+}
+
+/** How a source's bytes become records: JSONL lines, or the spans of an OTLP or Phoenix document. */
+interface Splitter {
+  push(chunk: Buffer): SplitRecord[];
+  end(): SplitRecord[];
+  readonly lines: number;
+}
+
+/**
  * Reads one source to its end: its records into batches, written as they fill. A failure of the
  * stream itself (not of storing what it gave) ends this source only: what was read before stays,
  * the source is reported as unreadable (returned), and the next one is read.
@@ -187,7 +242,8 @@ async function readSource(
   onProgress?: (p: IngestProgress) => void,
 ): Promise<SourceFailure | undefined> {
   const { src } = at;
-  const splitter = new RecordSplitter(options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES);
+  const maxBytes = options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
+  let splitter: Splitter | null = null;
   let bytes = 0;
   const progress = () => {
     const s = tally.summary;
@@ -212,9 +268,45 @@ async function readSource(
     }
   };
   const read: { failure?: Error } = {};
+  // The first bytes are held until the format is told from them, then read like the rest.
+  const head: Buffer[] = [];
+  let headBytes = 0;
+  let refused: string | null = null;
+  const decide = (): Splitter | null => {
+    const chosen = chooseFormat(options.format, readHead(Buffer.concat(head)));
+    if ("error" in chosen) {
+      refused = chosen.error;
+      return null;
+    }
+    at.format = chosen.format;
+    tally.format(src.file, chosen.format, chosen.evidence);
+    if (chosen.format === "otlp") return new SpanSplitter(selectOtlpSpan, maxBytes);
+    if (chosen.format === "phoenix")
+      return new SpanSplitter(selectPhoenixSpan(chosen.layout ?? "lines"), maxBytes);
+    return new RecordSplitter(maxBytes);
+  };
   for await (const chunk of chunksOf(src, read)) {
     bytes += chunk.length;
+    if (splitter === null) {
+      head.push(Buffer.from(chunk));
+      headBytes += chunk.length;
+      if (headBytes < SNIFF_BYTES && !firstLineWhole(head)) continue;
+      splitter = decide();
+      if (splitter === null) break;
+      for (const h of head.splice(0)) await take(splitter.push(h));
+      continue;
+    }
     await take(splitter.push(chunk));
+  }
+  if (splitter === null && refused === null) {
+    splitter = decide();
+    if (splitter !== null) for (const h of head.splice(0)) await take(splitter.push(h));
+  }
+  if (splitter === null) {
+    const failed: SourceFailure = { file: src.file, reason: refused ?? "unreadable", lines: 0, unread: true };
+    tally.unreadable(failed);
+    progress();
+    return failed;
   }
   const whole = splitter.lines;
   const tail = splitter.end();

@@ -1,3 +1,4 @@
+import type { TraceFileFormat } from "../formats/detect";
 import { EMPTY_LEXICON, type Lexicon } from "../lexicon/lexicon";
 import type { Probe } from "../probe/schema";
 import { describeIssues, ProbeSchema } from "../probe/schema";
@@ -5,9 +6,10 @@ import type { Batcher } from "./batcher";
 import { isGateDecisionRecord, prepareGateDecision } from "./gateLog";
 import type { IngestOptions, IngestSource, IngestStore } from "./pipeline";
 import { prepareError, prepareTrace } from "./prepare";
+import { isSpanForm, readSpan, resolveSpanProbe, type SpanForm, spanParts } from "./spanRecord";
 import type { SplitRecord } from "./splitRecords";
 import type { Tally } from "./tally";
-import { interpretRecord, type RecordDefaults } from "./traceRecord";
+import { interpretRecord, type RecordDefaults, type TraceRecord } from "./traceRecord";
 import { convertWhen2Call } from "./when2call";
 
 /**
@@ -49,6 +51,8 @@ function storeCall<T>(fn: () => T): T {
 export interface RecordOrigin {
   src: IngestSource;
   defaultRun: string;
+  /** The format its source is read as (told from its content, or asked for). */
+  format?: TraceFileFormat;
 }
 
 /**
@@ -63,6 +67,10 @@ export class RecordReader {
   private readonly defaults: RecordDefaults;
   /** Read once, at the ingest's first record: every record of one ingest scores with the same lexicon. */
   private lexiconRead: Lexicon | null = null;
+  /** Every probe, read once, for spans resolved by their tools. */
+  private allProbes: Probe[] | null = null;
+  /** Per source: the run each model's generations go to (the first model takes the source's run). */
+  private readonly modelRuns = new Map<string, Map<string, string>>();
 
   constructor(
     private readonly options: IngestOptions,
@@ -86,7 +94,9 @@ export class RecordReader {
           rec,
           `nested too deeply: more than ${MAX_NESTING} levels of objects and arrays (the limit)`,
         );
-      if (this.options.format === "when2call") this.when2call(at, rec);
+      const format = at.format ?? this.options.format;
+      if (format === "when2call") this.when2call(at, rec);
+      else if (isSpanForm(format)) this.span(at, rec, format);
       else if (isGateDecisionRecord(rec.value)) this.gateDecision(at, rec);
       else this.accept(at, rec, rec.value);
     } catch (e) {
@@ -98,14 +108,93 @@ export class RecordReader {
     }
   }
 
-  reject(at: RecordOrigin, rec: SplitRecord, reason: string): void {
+  reject(at: RecordOrigin, rec: SplitRecord, why: string): void {
     const { src, defaultRun } = at;
     this.tally.summary.rejected++;
-    this.batch.addError(prepareError(defaultRun, src.file, src.name, rec.line, reason, rec.bytes), {
+    // A span's reason names where it is in its line or document.
+    const reason = rec.path !== undefined && !why.includes(rec.path) ? `${rec.path}: ${why}` : why;
+    const listed: { file: string; line: number; reason: string; path?: string } = {
       file: src.file,
       line: rec.line,
       reason,
-    });
+    };
+    if (rec.path !== undefined) listed.path = rec.path;
+    this.batch.addError(prepareError(defaultRun, src.file, src.name, rec.line, reason, rec.bytes), listed);
+  }
+
+  /**
+   * A span of another tool's trace: a model generation is scored as a trace (its probe named,
+   * given or found by its tools; its run by its model), any other span is skipped and counted.
+   */
+  private span(at: RecordOrigin, rec: SplitRecord, form: SpanForm) {
+    const read = readSpan(form, rec.value);
+    if (read.kind === "skip") {
+      this.tally.summary.records--;
+      this.tally.skipped();
+      return;
+    }
+    if (read.kind === "error") return this.reject(at, rec, read.reason);
+    const g = read.generation;
+    const parts = spanParts(g);
+    if ("error" in parts) return this.reject(at, rec, parts.error);
+    const given = this.options.probeGiven ? this.options.probe : undefined;
+    const probe = resolveSpanProbe(
+      g,
+      given,
+      (id) => this.lookup(id)?.probe,
+      () => {
+        const store = this.store;
+        this.allProbes ??= storeCall(() => store.probes?.() ?? []);
+        return this.allProbes;
+      },
+    );
+    if ("error" in probe) return this.reject(at, rec, probe.error);
+    const model = parts.model ?? this.options.model ?? "unknown";
+    const record: TraceRecord = {
+      form,
+      id: parts.id,
+      run: this.runOfModel(at, model),
+      model,
+      probe,
+      probeInline: false,
+      response: parts.response,
+      payloadModel: parts.payloadModel,
+      raw: parts.raw,
+    };
+    if (parts.world_state) record.world_state = parts.world_state;
+    if (parts.started_at !== undefined) record.started_at = parts.started_at;
+    if (parts.latency_ms !== undefined) record.latency_ms = parts.latency_ms;
+    this.batch.addTrace(
+      prepareTrace(record, {
+        runName: record.run ?? at.defaultRun,
+        defaultRun: at.defaultRun,
+        model,
+        runParams: null,
+        probe,
+        probeVersion: this.lookup(probe.id)?.version ?? 0,
+        lexicon: this.lexicon(),
+        file: at.src.file,
+        source: at.src.name,
+        line: rec.line,
+        bytes: rec.bytes,
+        text: rec.text,
+      }),
+    );
+  }
+
+  /** A file whose generations name several models: one run per model, the first in the source's run, the others in RUN/MODEL. */
+  private runOfModel(at: RecordOrigin, model: string): string {
+    let runs = this.modelRuns.get(at.src.file);
+    if (!runs) {
+      runs = new Map();
+      this.modelRuns.set(at.src.file, runs);
+    }
+    let run = runs.get(model);
+    if (run === undefined) {
+      run = runs.size === 0 ? at.defaultRun : `${at.defaultRun}/${model}`.slice(0, 200);
+      runs.set(model, run);
+    }
+    return run;
   }
 
   private lexicon(): Lexicon {

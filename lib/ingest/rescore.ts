@@ -2,7 +2,8 @@ import { isObject } from "../isObject";
 import type { CompiledProbe } from "../probe/compile";
 import type { Probe } from "../probe/schema";
 import { type ScoredParts, scoreRecord } from "./prepare";
-import { interpretRecord } from "./traceRecord";
+import { isSpanForm, readSpan, spanParts } from "./spanRecord";
+import { type Interpreted, interpretRecord } from "./traceRecord";
 import { convertWhen2Call } from "./when2call";
 
 /**
@@ -53,6 +54,17 @@ function recordValue(t: StoredTrace): unknown {
 
 class RereadError extends Error {}
 
+/** A stored span (OTLP, Phoenix) read again by its format's reader, with the probe that scored it. */
+function spanRecordOf(form: "otlp" | "phoenix", value: unknown, probe: Probe): Interpreted {
+  const read = readSpan(form, value);
+  if (read.kind === "skip") return { ok: false, reason: "the span is no longer read as a model generation" };
+  if (read.kind === "error") return { ok: false, reason: read.reason };
+  const parts = spanParts(read.generation);
+  if ("error" in parts) return { ok: false, reason: parts.error };
+  const record = { form, run: null, probe, probeInline: false, ...parts };
+  return { ok: true, record };
+}
+
 /**
  * Scores a stored trace again with `probe` (compiled with a lexicon, or a definition: no
  * lexicon); `changed` when its stored score or normalized response differs from what is stored
@@ -62,7 +74,9 @@ export function rescoreStored(t: StoredTrace, probe: Probe | CompiledProbe): Res
   const definition = "visible" in probe ? probe.probe : probe;
   try {
     const value = recordValue(t);
-    const r = interpretRecord(value, { probe: t.probeId }, () => definition);
+    const r = isSpanForm(t.form)
+      ? spanRecordOf(t.form, value, definition)
+      : interpretRecord(value, { probe: t.probeId }, () => definition);
     if (!r.ok) return { ok: false, reason: `the original record no longer reads: ${r.reason}` };
     const scored = scoreRecord(r.record, probe, t.model ?? "unknown");
     const responseChanged = scored.response !== t.response;

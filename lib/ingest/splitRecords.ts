@@ -28,6 +28,8 @@ export interface SplitRecord {
   error?: string;
   /** Byte offset in the source just past this record's last line (its line ending included). */
   end: number;
+  /** The record's JSON path inside its line or document, when it is part of one (a span). */
+  path?: string;
 }
 
 export const DEFAULT_MAX_RECORD_BYTES = 8 * 1024 * 1024;

@@ -55,6 +55,18 @@ export class Tally {
     }
   }
 
+  /** The format a source is read as. */
+  format(file: string, format: string, evidence: string): void {
+    const list = this.summary.formats ?? [];
+    list.push({ file, format, evidence });
+    this.summary.formats = list;
+  }
+
+  /** A span that is no model generation. */
+  skipped(): void {
+    this.summary.spans_skipped = (this.summary.spans_skipped ?? 0) + 1;
+  }
+
   unreadable(f: SourceFailure): void {
     this.summary.unreadable = [...(this.summary.unreadable ?? []), f];
   }

@@ -88,7 +88,14 @@ export async function POST(req: Request) {
   const result = await ingestUpload(db, body, {
     file: p.filename,
     name: sourceName(p.filename),
-    options: { probe, model: p.model, run: p.run, format: p.format, origin: "upload" },
+    options: {
+      probe,
+      probeGiven: p.probe !== undefined,
+      model: p.model,
+      run: p.run,
+      format: p.format,
+      origin: "upload",
+    },
   });
   if ("failed" in result) {
     return json(500, {

@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { createIngestStore } from "../../../db/queries/ingestStore";
 import { getProbe } from "../../../db/queries/probes";
 import { createThreadedIngestStore } from "../../../db/queries/threadedIngestStore";
+import { FORMAT_CHOICES } from "../../formats/detect";
 import { describeFailure, type IngestFormat, type IngestSource, ingestSources } from "../../ingest/pipeline";
 import { checkReadable, openSource, SourceError, sourceName, sourceSize } from "../../ingest/readSource";
 import { DEFAULT_MAX_RECORD_BYTES } from "../../ingest/splitRecords";
@@ -20,17 +21,19 @@ interface IngestOptions {
   progress: boolean;
 }
 
-const FORMATS: IngestFormat[] = ["trace", "when2call"];
+const FORMATS: readonly IngestFormat[] = FORMAT_CHOICES;
 
 export function registerIngest(program: Command): void {
   program
     .command("ingest")
-    .description("Store JSONL traces (gzip accepted, - for stdin) in the database, scored.")
+    .description(
+      "Store traces (JSONL trace records, OTLP JSON, Phoenix spans; gzip accepted, - for stdin) in the database, scored.",
+    )
     .argument("<files...>", "trace files")
     .option("--probe <id>", "probe for records that name none (default: schedule_window)")
     .option("--model <name>", "model for records that name none (default: unknown)")
     .option("--run <name>", "run for records that name none (default: the file's name)")
-    .option("--format <format>", "trace or when2call", "trace")
+    .option("--format <format>", `${FORMATS.join(", ")} (auto: told from the content)`, "auto")
     .option("--json", "print the summary as one JSON line (the last line of stdout)")
     .option(
       "--max-record-bytes <n>",
@@ -85,6 +88,7 @@ export async function runIngest(files: string[], opts: IngestOptions): Promise<n
       sources,
       {
         probe,
+        probeGiven: opts.probe !== undefined,
         model: opts.model,
         run: opts.run,
         format: opts.format as IngestFormat,

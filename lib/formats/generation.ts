@@ -1,0 +1,36 @@
+/**
+ * One model generation read from a span of another tool's trace (an OTLP span, a Phoenix span):
+ * what assumeprobe scores, before a probe is chosen for it. Pure data; lib/ingest/spanRecord.ts
+ * turns it into a trace record.
+ */
+export interface Generation {
+  traceId: string;
+  spanId: string;
+  /** The model the request named (the run's pinned model). */
+  requestModel: string | null;
+  /** The model the response named (feeds `model_mismatch`). */
+  responseModel: string | null;
+  text: string | null;
+  /** The calls of the first choice, as `{name, arguments}` (arguments may be a JSON string). */
+  toolCalls: { name: unknown; arguments: unknown }[];
+  /** The response read from a raw provider body, when the span carried one and no message attributes. */
+  payload?: unknown;
+  /** The tools the request offered, by name. */
+  offeredTools: string[];
+  /** Which attribute style held the messages. */
+  style: AttributeStyle;
+  startedAt?: string;
+  latencyMs?: number;
+  /** `assumeprobe.world_state`: the world state the agent recorded. */
+  worldState?: unknown;
+  /** `assumeprobe.probe`: the probe the agent named. */
+  probe?: string;
+}
+
+export type AttributeStyle = "genai" | "legacy" | "openinference" | "payload" | "none";
+
+/** What a span is: a generation, another span (skipped and counted), or one that cannot be read. */
+export type SpanRead =
+  | { kind: "generation"; generation: Generation }
+  | { kind: "skip" }
+  | { kind: "error"; reason: string };

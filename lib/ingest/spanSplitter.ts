@@ -1,0 +1,49 @@
+import { JsonScanner, type Selector } from "../formats/jsonScanner";
+import type { SplitRecord } from "./splitRecords";
+
+/**
+ * The spans of an OTLP or Phoenix source as records: each span's own bytes (found by the
+ * streaming scanner, never re-serialised), parsed on its own, with its line and JSON path. A span
+ * that does not parse, is too big, or is cut off is a rejected record; the others are read.
+ */
+export class SpanSplitter {
+  private readonly scanner: JsonScanner;
+
+  constructor(select: Selector, maxBytes: number) {
+    this.scanner = new JsonScanner({ select, maxBytes });
+  }
+
+  get lines(): number {
+    return this.scanner.lines;
+  }
+
+  push(chunk: Buffer): SplitRecord[] {
+    return this.scanner.push(chunk).map(toRecord);
+  }
+
+  end(): SplitRecord[] {
+    return this.scanner.end().map(toRecord);
+  }
+}
+
+function toRecord(v: {
+  bytes: Buffer;
+  line: number;
+  offset: number;
+  path: string;
+  error?: string;
+}): SplitRecord {
+  const rec: SplitRecord = { line: v.line, bytes: v.bytes, end: v.offset + v.bytes.length, path: v.path };
+  if (v.error !== undefined) {
+    rec.error = v.error;
+    return rec;
+  }
+  const text = v.bytes.toString("utf8");
+  try {
+    rec.value = JSON.parse(text);
+    rec.text = text;
+  } catch (e) {
+    rec.error = `${v.path}: not JSON: ${(e as Error).message}`;
+  }
+  return rec;
+}
