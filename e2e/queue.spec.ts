@@ -10,6 +10,7 @@ const RUN = "e2e-queue";
 const QUIET = "e2e-quiet";
 const ONE = "e2e-one";
 const CLASH = "e2e-clash";
+const CLEAR = "e2e-clear";
 let ids: Map<string, number>;
 const id = (ext: string) => {
   const v = ids.get(ext);
@@ -23,12 +24,14 @@ test.beforeAll(() => {
     ["queue-quiet.jsonl", QUIET],
     ["queue-one.jsonl", ONE],
     ["queue-clash.jsonl", CLASH],
+    ["queue-one.jsonl", CLEAR],
   ]) {
     const s = ingest(resolve("e2e", "fixtures", file), run);
     expect(s.rejected, JSON.stringify(s.errors)).toBe(0);
   }
   ids = new Map([...traceIdsByExtId(RUN), ...traceIdsByExtId(ONE)]);
   for (const [ext, v] of traceIdsByExtId(CLASH)) ids.set(`clash:${ext}`, v);
+  for (const [ext, v] of traceIdsByExtId(CLEAR)) ids.set(`clear:${ext}`, v);
 });
 
 function queryAll<T>(sql: string, ...args: unknown[]): T[] {
@@ -174,6 +177,36 @@ test("a scope with nothing to review says so, with links elsewhere", async ({ pa
   await shoot(page, "queue-empty");
   await q.goto("run=no-such-run");
   await expect(page.getByTestId("unknown-run")).toBeVisible();
+});
+
+test("x clears the focused field's review and stays on the item, with the key and the button", async ({
+  page,
+}) => {
+  const q = new ReviewQueuePage(page);
+  await page.goto("/review");
+  await page.evaluate(() => localStorage.setItem("assumeprobe.reviewer", "Eve"));
+  // The second item, chosen: after a review the queue would go back to its first (one-drift).
+  const omit = id("clear:one-omit");
+  await q.goto(`run=${CLEAR}&trace=${omit}`);
+  await expect(q.root).toHaveAttribute("data-trace-id", String(omit));
+  await q.ready();
+  const field = (await q.panel.getAttribute("data-focus")) ?? "";
+  for (const how of ["key", "button"]) {
+    await page.keyboard.press("Shift+Digit1");
+    await expect(q.status).toContainText(`Saved: ${field} ASK on trace #${omit}`);
+    await q.showing(omit, field);
+    await expect(q.field(field).getByTestId("queue-human")).toHaveAttribute("data-label", "ASK");
+    if (how === "key") await page.keyboard.press("x");
+    else await q.field(field).getByRole("button", { name: "clear" }).click();
+    await expect(q.status).toContainText(`Saved: ${field} cleared on trace #${omit}`);
+    await q.showing(omit, field);
+    await expect(q.field(field).getByTestId("queue-human")).not.toHaveAttribute("data-label", "ASK");
+  }
+  const labels = queryAll<{ label: string | null }>(
+    "SELECT label FROM reviews WHERE trace_id = ? ORDER BY id",
+    omit,
+  ).map((r) => r.label);
+  expect(labels).toEqual(["ASK", null, "ASK", null]);
 });
 
 test("two reviewers on one queue item: the second sees the first's review, and Enter saves over it", async ({

@@ -140,6 +140,44 @@ test("keyboard only: relabel the DRIFT that asked for the region with a note, fi
   expect(await run.matchCount()).toBe((all ?? 0) - 5);
 });
 
+test("x clears the focused field's review and stays on the trace, with the keyboard and the button", async ({
+  browser,
+}) => {
+  const heron = traceIdsByExtId("heron-mini/nightly-2026-11-28");
+  const target = [...heron.entries()].sort((a, b) => a[1] - b[1])[7][1];
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  await context.addCookies([{ name: "assumeprobe_reviewer", value: "cleo", domain: "127.0.0.1", path: "/" }]);
+  const page = await context.newPage();
+  try {
+    await page.goto(`/traces/${target}`);
+    const review = new ReviewPanel(page);
+    await review.ready();
+    const field = (await review.focused.getAttribute("data-field")) ?? "";
+    // Shift+1 labels and stays; x clears it and stays too, its next trace one key away.
+    for (const how of ["key", "button"]) {
+      await page.keyboard.press("Shift+Digit1");
+      await expect(review.status).toContainText(`Saved on #${target}: ${field} ASK`);
+      await expect(review.field(field)).toHaveAttribute("data-human", "ASK");
+      await review.ready();
+      if (how === "key") await page.keyboard.press("x");
+      else await review.field(field).getByTestId("clear-review").click();
+      await expect(review.status).toContainText(`Saved on #${target}: ${field} cleared`);
+      await expect(page).toHaveURL(new RegExp(`/traces/${target}$`));
+      await review.ready();
+      expect(await review.traceId()).toBe(target);
+      await expect(review.field(field).getByTestId("human-now")).not.toHaveAttribute("data-source", "review");
+    }
+    expect(reviewsOf(target).map((r) => [r.field, r.label])).toEqual([
+      [field, "ASK"],
+      [field, null],
+      [field, "ASK"],
+      [field, null],
+    ]);
+  } finally {
+    await context.close();
+  }
+});
+
 test("two reviewers relabel one field at once: the second sees the first's review, nothing is lost", async ({
   browser,
 }) => {

@@ -222,7 +222,8 @@ export function QueuePanel({
       }
       case "clear":
         if (!f.current?.label) return setStatus(`${f.field} has no review to clear.`);
-        return void submit(f, null);
+        // A clear stays on this item, as on the trace page.
+        return void submit(f, null, true);
       case "nextField":
         return setAt((at + 1) % fields.length);
       case "prevField":
@@ -265,7 +266,7 @@ export function QueuePanel({
             focused={i === at}
             disabled={pending}
             onFocus={() => setAt(i)}
-            onLabel={(l) => void submit(x, l)}
+            onLabel={(l) => void submit(x, l, l === null)}
           />
         ))}
       </ul>

@@ -185,8 +185,9 @@ export function ReviewPanel({
           return;
         }
         case "x":
+          // A clear stays on this trace: what it leaves (the imported label, or none) is shown here.
           e.preventDefault();
-          return relabel(focus, null, true);
+          return relabel(focus, null, false);
         case "n":
           e.preventDefault();
           setNoteOpen(true);
