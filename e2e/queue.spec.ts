@@ -11,6 +11,7 @@ const QUIET = "e2e-quiet";
 const ONE = "e2e-one";
 const CLASH = "e2e-clash";
 const CLEAR = "e2e-clear";
+const MEANWHILE = "e2e-meanwhile";
 let ids: Map<string, number>;
 const id = (ext: string) => {
   const v = ids.get(ext);
@@ -25,6 +26,7 @@ test.beforeAll(() => {
     ["queue-one.jsonl", ONE],
     ["queue-clash.jsonl", CLASH],
     ["queue-one.jsonl", CLEAR],
+    ["queue-one.jsonl", MEANWHILE],
   ]) {
     const s = ingest(resolve("e2e", "fixtures", file), run);
     expect(s.rejected, JSON.stringify(s.errors)).toBe(0);
@@ -32,6 +34,7 @@ test.beforeAll(() => {
   ids = new Map([...traceIdsByExtId(RUN), ...traceIdsByExtId(ONE)]);
   for (const [ext, v] of traceIdsByExtId(CLASH)) ids.set(`clash:${ext}`, v);
   for (const [ext, v] of traceIdsByExtId(CLEAR)) ids.set(`clear:${ext}`, v);
+  for (const [ext, v] of traceIdsByExtId(MEANWHILE)) ids.set(`meanwhile:${ext}`, v);
 });
 
 function queryAll<T>(sql: string, ...args: unknown[]): T[] {
@@ -207,6 +210,35 @@ test("x clears the focused field's review and stays on the item, with the key an
     omit,
   ).map((r) => r.label);
   expect(labels).toEqual(["ASK", null, "ASK", null]);
+});
+
+test("a review made in another browser shows on the open queue item as it happens", async ({ browser }) => {
+  const pages = [];
+  for (const name of ["Fay", "Gus"]) {
+    const ctx = await browser.newContext();
+    await ctx.addInitScript((n) => localStorage.setItem("assumeprobe.reviewer", n), name);
+    const page = await ctx.newPage();
+    const q = new ReviewQueuePage(page);
+    await q.goto(`run=${MEANWHILE}`);
+    await q.showing(id("meanwhile:one-drift"), "timezone");
+    pages.push({ page, q });
+  }
+  const [a, b] = pages;
+  try {
+    await a.page.keyboard.press("1");
+    await a.q.showing(id("meanwhile:one-drift"), "severity");
+    // Gus has done nothing: his page says it within a poll or two.
+    const notice = b.page.getByTestId("reviewed-meanwhile");
+    await expect(notice).toContainText("Fay labelled timezone ASK meanwhile");
+    await expect(a.page.getByTestId("reviewed-meanwhile")).toHaveCount(0);
+    await shoot(b.page, "queue-meanwhile");
+    await notice.getByTestId("show-meanwhile").click();
+    await expect(b.q.field("timezone").getByTestId("queue-human")).toHaveAttribute("data-label", "ASK");
+    await expect(b.page.getByTestId("reviewed-meanwhile")).toHaveCount(0);
+    await expect(b.q.root).toHaveAttribute("data-trace-id", String(id("meanwhile:one-drift")));
+  } finally {
+    for (const p of pages) await p.page.context().close();
+  }
 });
 
 test("two reviewers on one queue item: the second sees the first's review, and Enter saves over it", async ({

@@ -221,6 +221,54 @@ test("two reviewers relabel one field at once: the second sees the first's revie
   }
 });
 
+test("a review made in another browser shows on the open trace page as it happens, not at reload", async ({
+  browser,
+}) => {
+  const heron = traceIdsByExtId("heron-mini/nightly-2026-11-28");
+  const target = [...heron.entries()].sort((a, b) => a[1] - b[1])[9][1];
+  const open = async (name: string) => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    await context.addCookies([{ name: "assumeprobe_reviewer", value: name, domain: "127.0.0.1", path: "/" }]);
+    const page = await context.newPage();
+    await page.goto(`/traces/${target}`);
+    const review = new ReviewPanel(page);
+    await review.ready();
+    return { context, page, review };
+  };
+  const a = await open("ana");
+  const b = await open("bo");
+  try {
+    const field = (await a.review.focused.getAttribute("data-field")) ?? "";
+    await a.page.keyboard.press("Shift+Digit1");
+    await expect(a.review.status).toContainText(`Saved on #${target}: ${field} ASK`);
+    // Bo has done nothing: his page says it within a poll or two.
+    const notice = b.page.getByTestId("reviewed-meanwhile");
+    await expect(notice).toContainText(`ana labelled ${field} ASK meanwhile`);
+    await expect(b.review.field(field)).not.toHaveAttribute("data-human", "ASK");
+    await shots(b.page, "meanwhile");
+    // Ana's own page never calls her own review news.
+    await a.page.waitForTimeout(6_000);
+    await expect(a.page.getByTestId("reviewed-meanwhile")).toHaveCount(0);
+    // Bo shows it: the panel has Ana's review, the notice is gone, and his next review builds on it.
+    await notice.getByTestId("show-meanwhile").click();
+    await expect(b.review.field(field)).toHaveAttribute("data-human", "ASK");
+    await expect(notice).toHaveCount(0);
+    await b.review.ready();
+    await b.page.keyboard.press("Shift+Digit2");
+    await expect(b.review.status).toContainText(`Saved on #${target}: ${field} OMIT`);
+    const stored = reviewsOf(target);
+    expect(stored.map((r) => [r.label, r.reviewer])).toEqual([
+      ["ASK", "ana"],
+      ["OMIT", "bo"],
+    ]);
+    expect(stored[1].replaces).toBe(stored[0].id);
+    await expect(b.page.getByTestId("reviewed-meanwhile")).toHaveCount(0);
+  } finally {
+    await a.context.close();
+    await b.context.close();
+  }
+});
+
 test("bulk relabel of a filter: the confirmation names the count, progress shows, a field reviewed meanwhile is skipped and listed", async ({
   page,
 }) => {

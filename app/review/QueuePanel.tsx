@@ -8,6 +8,8 @@ import { isTyping } from "@/app/_components/keyboard";
 import { LabelChip } from "@/app/_components/LabelChip";
 import { AddToSet } from "@/app/_fixtures/AddToSet";
 import { setReviewerAction } from "@/app/_review/actions";
+import { ReviewedMeanwhileNotice } from "@/app/_review/ReviewedMeanwhile";
+import { markOwnReview, useReviewedMeanwhile } from "@/app/_review/useReviewedMeanwhile";
 import type { ReviewerState } from "@/app/_review/useReviewer";
 import { LABELS, type Label } from "@/lib/probe/schema";
 import {
@@ -103,6 +105,11 @@ export function QueuePanel({
   } | null>(null);
   const bases = useRef(new Map<string, number | null>());
   const [ready, setReady] = useState(false);
+  // Someone else's review of a field shown here, found by a light poll.
+  const meanwhile = useReviewedMeanwhile(
+    traceId,
+    Object.fromEntries(fields.map((x) => [x.field, x.current?.id ?? null])),
+  );
 
   useEffect(() => {
     setStatus(keptStatus());
@@ -152,6 +159,7 @@ export function QueuePanel({
     });
     setPending(false);
     if (res.ok) {
+      markOwnReview(res.review.id);
       pushUndo({ traceId, field: field.field, reviewId: res.review.id, label });
       setNote("");
       say(`Saved: ${field.field} ${label ?? "cleared"} on trace #${traceId} (${REVIEW_KEYS.undo} undoes)`);
@@ -182,6 +190,7 @@ export function QueuePanel({
     setPending(false);
     popUndo();
     if (res.ok) {
+      markOwnReview(res.review.id);
       say(`Undid ${top.field} ${top.label ?? "cleared"} on trace #${top.traceId}`);
       router.push(itemUrl(top.traceId, top.field));
     } else if ("conflict" in res)
@@ -295,6 +304,15 @@ export function QueuePanel({
           />
         </div>
       ) : null}
+      <ReviewedMeanwhileNotice
+        items={meanwhile}
+        onShow={() => {
+          // This item drawn anew with the other review (the queue itself might have moved on).
+          const here = itemUrl(traceId, f?.field ?? focus);
+          if (`${location.pathname}${location.search}` === here) router.refresh();
+          else router.replace(here);
+        }}
+      />
       {conflict ? <Conflict c={conflict} /> : null}
       <div className="flex flex-wrap items-center gap-2 text-xs">
         <Link
