@@ -1,6 +1,7 @@
 import { expect, type Page, test } from "@playwright/test";
 import { openReadOnly } from "./pages/e2eDb";
 import { everyPage, type PageToVisit } from "./pages/everyPage";
+import { smallTargets } from "./pages/targetSizes";
 
 let pages: PageToVisit[] = [];
 test.beforeAll(() => {
@@ -86,6 +87,22 @@ for (const width of [390, 1440]) {
     expect(failures).toEqual([]);
   });
 }
+
+test("every control on every page is at least 24 × 24 px at 390 px (or spaced apart), review buttons 44 px tall", async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  await page.setViewportSize({ width: 390, height: 844 });
+  const failures: string[] = [];
+  for (const p of pages) {
+    await page.goto(p.path);
+    await page.waitForLoadState("networkidle");
+    for (const f of await smallTargets(page)) failures.push(`${p.name} (${p.path}): ${f}`);
+  }
+  // Every kind of review button was measured: the trace page's and the queue's.
+  expect(pages.map((p) => p.name)).toContain("review-queue");
+  expect(failures).toEqual([]);
+});
 
 test("a wide table scrolls inside its own box and says so at 390 px", async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });

@@ -1,0 +1,74 @@
+import type { Page } from "@playwright/test";
+
+/** WCAG 2.2's minimum target (2.5.8): 24 by 24 CSS px. */
+export const MIN_TARGET = 24;
+/** The buttons a reviewer presses over and over: a thumb's 44 px. */
+export const REVIEW_TARGET = 44;
+
+/** What may be pressed: links, buttons, form controls and anything acting as a button. */
+export const TARGETS =
+  'a[href], button, input:not([type="hidden"]), select, textarea, summary, [role="button"]';
+
+/** The relabel buttons of the trace page's review panel and of the queue. */
+export const REVIEW_BUTTONS =
+  '[data-testid="review-field"] fieldset button, [data-testid="queue-panel"] fieldset button';
+
+/**
+ * Targets on the page smaller than 24 × 24 px that the spacing exception does not cover (a
+ * 24 px circle centred on the target meets no other target, nor another small target's circle),
+ * each as "what: W×H"; and review buttons under 44 px tall. Hidden, disabled and screen-reader-only
+ * (1 px) elements are no targets.
+ */
+export async function smallTargets(page: Page): Promise<string[]> {
+  return page.evaluate(
+    ({ TARGETS, REVIEW_BUTTONS, MIN_TARGET, REVIEW_TARGET }) => {
+      const out: string[] = [];
+      const what = (el: Element) => {
+        const id = el.getAttribute("data-testid");
+        const text = (el.getAttribute("aria-label") ?? el.textContent ?? "").trim().replace(/\s+/g, " ");
+        return `${el.tagName.toLowerCase()}${id ? `[${id}]` : ""} "${text.slice(0, 40)}"`;
+      };
+      const shown = (el: Element) => {
+        if ((el as HTMLButtonElement).disabled) return false;
+        if (el.closest("[inert], [aria-hidden='true']")) return false;
+        const s = getComputedStyle(el);
+        if (s.visibility === "hidden" || s.display === "none") return false;
+        const r = el.getBoundingClientRect();
+        return r.width > 1 && r.height > 1;
+      };
+      const els = [...document.querySelectorAll(TARGETS)].filter(shown);
+      const rects = els.map((el) => el.getBoundingClientRect());
+      const small = rects.map((r) => r.width < MIN_TARGET - 0.5 || r.height < MIN_TARGET - 0.5);
+      const centre = (r: DOMRect) => ({ x: r.left + r.width / 2, y: r.top + r.height / 2 });
+      const radius = MIN_TARGET / 2;
+      for (let i = 0; i < els.length; i++) {
+        if (!small[i]) continue;
+        const c = centre(rects[i]);
+        let clash: Element | null = null;
+        for (let j = 0; j < els.length && !clash; j++) {
+          if (j === i || els[i].contains(els[j]) || els[j].contains(els[i])) continue;
+          const r = rects[j];
+          if (small[j]) {
+            const d = centre(r);
+            if (Math.hypot(c.x - d.x, c.y - d.y) < MIN_TARGET - 0.5) clash = els[j];
+          } else {
+            const dx = Math.max(r.left - c.x, 0, c.x - r.right);
+            const dy = Math.max(r.top - c.y, 0, c.y - r.bottom);
+            if (Math.hypot(dx, dy) < radius - 0.5) clash = els[j];
+          }
+        }
+        if (clash)
+          out.push(
+            `${what(els[i])}: ${Math.round(rects[i].width)}×${Math.round(rects[i].height)} px, too near ${what(clash)}`,
+          );
+      }
+      for (const el of document.querySelectorAll(REVIEW_BUTTONS)) {
+        const r = el.getBoundingClientRect();
+        if (r.width > 1 && r.height < REVIEW_TARGET - 0.5)
+          out.push(`review button ${what(el)}: ${Math.round(r.height)} px tall (at least ${REVIEW_TARGET})`);
+      }
+      return out;
+    },
+    { TARGETS, REVIEW_BUTTONS, MIN_TARGET, REVIEW_TARGET },
+  );
+}
