@@ -75,7 +75,10 @@ export function IngestCard({ ingest: g, linkErrors }: { ingest: IngestRow; linkE
         <Many items={g.runs} shown={6} noun="runs">
           {(r) => (
             <li key={r.name}>
-              <Link href={runHref(r.name)} className="break-all font-mono text-indigo-700 underline">
+              <Link
+                href={runHref(r.name)}
+                className="inline-flex min-h-6 items-center break-all font-mono text-indigo-700 underline"
+              >
                 {r.name}
               </Link>{" "}
               · {fmt(r.ingested)} new

@@ -409,15 +409,23 @@ function FieldRow({
         </p>
       ) : null}
       {focused ? (
-        <fieldset className="mt-2 flex flex-wrap gap-1">
+        // On a phone the buttons stay in a bar at the bottom of the screen, over the response and
+        // its evidence (which come after the panel); beside a mouse they sit under the field.
+        <fieldset
+          className="mt-2 grid grid-cols-4 gap-1 max-lg:fixed max-lg:inset-x-0 max-lg:bottom-0 max-lg:z-20 max-lg:m-0 max-lg:border-t max-lg:border-slate-300 max-lg:bg-white/95 max-lg:p-2 max-lg:shadow-[0_-2px_6px_rgb(15_23_42/0.12)] lg:flex lg:flex-wrap"
+          data-testid="label-bar"
+        >
           <legend className="sr-only">Label {f.field}</legend>
+          <p className="col-span-4 truncate text-xs text-slate-600 lg:hidden" aria-hidden="true">
+            Label <span className="font-mono font-semibold text-slate-900">{f.field}</span>
+          </p>
           {LABELS.map((l) => (
             <button
               key={l}
               type="button"
               disabled={disabled}
               onClick={() => onLabel(l)}
-              className="rounded border border-slate-300 bg-white px-1.5 py-1 font-mono text-xs hover:bg-slate-50 disabled:opacity-50"
+              className="min-h-11 rounded border border-slate-300 bg-white px-1.5 font-mono text-xs hover:bg-slate-50 disabled:opacity-50 lg:min-h-7"
               data-testid={`label-${l}`}
             >
               <kbd className="mr-1 text-slate-500">{keyOfLabel(l)}</kbd>
@@ -428,7 +436,7 @@ function FieldRow({
             type="button"
             disabled={disabled || !f.current?.label}
             onClick={() => onLabel(null)}
-            className="rounded border border-slate-300 bg-white px-1.5 py-1 text-xs hover:bg-slate-50 disabled:opacity-40"
+            className="min-h-11 rounded border border-slate-300 bg-white px-1.5 text-xs hover:bg-slate-50 disabled:opacity-40 lg:min-h-7"
           >
             <kbd className="mr-1 font-mono text-slate-500">{REVIEW_KEYS.clear}</kbd>clear
           </button>

@@ -14,14 +14,22 @@ export const REVIEW_BUTTONS =
   '[data-testid="review-field"] fieldset button, [data-testid="queue-panel"] fieldset button';
 
 /**
+ * Controls that stand alone, outside running text, held to 24 × 24 px with no spacing exception:
+ * the header's links, a term chip's ×, a fixture's id link, the set description's "edit".
+ */
+export const ALONE =
+  'header a, [data-testid="remove-term"], [data-testid="fixture-row"] a, [data-testid="set-description"] button';
+
+/**
  * Targets on the page smaller than 24 × 24 px that the spacing exception does not cover (a
  * 24 px circle centred on the target meets no other target, nor another small target's circle),
- * each as "what: W×H"; and review buttons under 44 px tall. Hidden, disabled and screen-reader-only
+ * each as "what: W×H"; controls that stand alone (ALONE) under 24 × 24 px whatever their spacing;
+ * and review buttons under 44 px tall. Hidden, disabled and screen-reader-only
  * (1 px) elements are no targets.
  */
 export async function smallTargets(page: Page): Promise<string[]> {
   return page.evaluate(
-    ({ TARGETS, REVIEW_BUTTONS, MIN_TARGET, REVIEW_TARGET }) => {
+    ({ TARGETS, ALONE, REVIEW_BUTTONS, MIN_TARGET, REVIEW_TARGET }) => {
       const out: string[] = [];
       const what = (el: Element) => {
         const id = el.getAttribute("data-testid");
@@ -62,6 +70,13 @@ export async function smallTargets(page: Page): Promise<string[]> {
             `${what(els[i])}: ${Math.round(rects[i].width)}×${Math.round(rects[i].height)} px, too near ${what(clash)}`,
           );
       }
+      for (const el of document.querySelectorAll(ALONE)) {
+        const r = el.getBoundingClientRect();
+        if (r.width > 1 && (r.width < MIN_TARGET - 0.5 || r.height < MIN_TARGET - 0.5))
+          out.push(
+            `${what(el)}: ${Math.round(r.width)}×${Math.round(r.height)} px (at least ${MIN_TARGET}×${MIN_TARGET})`,
+          );
+      }
       for (const el of document.querySelectorAll(REVIEW_BUTTONS)) {
         const r = el.getBoundingClientRect();
         if (r.width > 1 && r.height < REVIEW_TARGET - 0.5)
@@ -69,6 +84,6 @@ export async function smallTargets(page: Page): Promise<string[]> {
       }
       return out;
     },
-    { TARGETS, REVIEW_BUTTONS, MIN_TARGET, REVIEW_TARGET },
+    { TARGETS, ALONE, REVIEW_BUTTONS, MIN_TARGET, REVIEW_TARGET },
   );
 }
