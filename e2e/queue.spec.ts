@@ -25,8 +25,8 @@ test.beforeAll(() => {
     ["queue-quiet.jsonl", QUIET],
     ["queue-one.jsonl", ONE],
     ["queue-clash.jsonl", CLASH],
-    ["queue-one.jsonl", CLEAR],
-    ["queue-one.jsonl", MEANWHILE],
+    ["queue-clear.jsonl", CLEAR],
+    ["queue-meanwhile.jsonl", MEANWHILE],
   ]) {
     const s = ingest(resolve("e2e", "fixtures", file), run);
     expect(s.rejected, JSON.stringify(s.errors)).toBe(0);

@@ -182,7 +182,7 @@ test.describe("a run", () => {
       await expect(page).toHaveTitle(/Which run\?/);
       await expect(page.getByTestId("which-run").getByRole("heading")).toHaveText("Which run?");
     }
-    const first = page.getByTestId("which-run").getByTestId("run-link").first();
+    const first = page.getByTestId("which-run").getByTestId("run-choice").first();
     const name = await first.locator(".ident").textContent();
     await first.click();
     await expect(page.getByTestId("run-name")).toContainText(name ?? "?");

@@ -34,7 +34,10 @@ export function IngestCard({ ingest: g, linkErrors }: { ingest: IngestRow; linkE
       data-testid="ingest-row"
     >
       <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
-        <Link href={`/ingests/${g.id}`} className="font-mono font-medium text-indigo-700 underline">
+        <Link
+          href={`/ingests/${g.id}`}
+          className="inline-flex min-h-6 min-w-6 items-center font-mono font-medium text-indigo-700 underline"
+        >
           #{g.id}
         </Link>
         <span className={`rounded px-1.5 py-0.5 text-xs ${status.className}`} data-testid="ingest-status">

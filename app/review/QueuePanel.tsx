@@ -379,7 +379,7 @@ function FieldRow({
       <button
         type="button"
         onClick={onFocus}
-        className="flex w-full flex-wrap items-center gap-2 text-left text-sm"
+        className="flex min-h-6 w-full flex-wrap items-center gap-2 text-left text-sm"
       >
         <span className="font-mono font-semibold [overflow-wrap:anywhere]">{f.field}</span>
         <span className="text-xs text-slate-500">ours</span>

@@ -80,7 +80,7 @@ async function WhichRun() {
                 <Link
                   href={runHref(r.name)}
                   className="flex min-h-11 flex-wrap items-baseline justify-between gap-x-3 px-3 py-2 hover:bg-slate-50"
-                  data-testid="run-link"
+                  data-testid="run-choice"
                 >
                   <Ident text={r.name} className="font-mono text-sm text-indigo-700" />
                   <span className="text-xs text-slate-600">

@@ -23,7 +23,7 @@ export const ALONE =
 /**
  * Targets on the page smaller than 24 × 24 px that the spacing exception does not cover (a
  * 24 px circle centred on the target meets no other target, nor another small target's circle),
- * each as "what: W×H"; controls that stand alone (ALONE) under 24 × 24 px whatever their spacing;
+ * each as "what: W×H" (a target scrolled out of a box that clips it is not there); controls that stand alone (ALONE) under 24 × 24 px whatever their spacing;
  * and review buttons under 44 px tall. Hidden, disabled and screen-reader-only
  * (1 px) elements are no targets.
  */
@@ -42,7 +42,15 @@ export async function smallTargets(page: Page): Promise<string[]> {
         const s = getComputedStyle(el);
         if (s.visibility === "hidden" || s.display === "none") return false;
         const r = el.getBoundingClientRect();
-        return r.width > 1 && r.height > 1;
+        if (r.width <= 1 || r.height <= 1) return false;
+        // Scrolled out of a box that clips it: it is reached by scrolling that box, away from here.
+        for (let a = el.parentElement; a; a = a.parentElement) {
+          const st = getComputedStyle(a);
+          if (st.overflowX === "visible" && st.overflowY === "visible") continue;
+          const c = a.getBoundingClientRect();
+          if (r.bottom <= c.top || r.top >= c.bottom || r.right <= c.left || r.left >= c.right) return false;
+        }
+        return true;
       };
       const els = [...document.querySelectorAll(TARGETS)].filter(shown);
       const rects = els.map((el) => el.getBoundingClientRect());

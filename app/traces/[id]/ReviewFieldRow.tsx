@@ -36,7 +36,7 @@ export function ReviewFieldRow({
     >
       <button
         type="button"
-        className="flex min-w-0 flex-wrap items-center gap-1.5 text-left text-sm"
+        className="flex min-h-6 min-w-0 flex-wrap items-center gap-1.5 text-left text-sm"
         onClick={onFocus}
         aria-label={`focus ${f.field}`}
       >
