@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { expect, type Page, test } from "@playwright/test";
+import { type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { ingest, openReadOnly, queryOne, traceIdsByExtId } from "./pages/e2eDb";
 import { ReviewQueuePage } from "./pages/ReviewQueuePage";
 
@@ -44,6 +44,17 @@ function queryAll<T>(sql: string, ...args: unknown[]): T[] {
   } finally {
     db.close();
   }
+}
+
+/**
+ * Waits until the name this browser remembered is the server's (its cookie): saving it redraws
+ * the page, which would otherwise show a review made meanwhile before the test means it to.
+ */
+async function nameSaved(ctx: BrowserContext) {
+  await expect
+    .poll(async () => (await ctx.cookies()).some((c) => c.name === "assumeprobe_reviewer"))
+    .toBe(true);
+  for (const p of ctx.pages()) await p.waitForLoadState("networkidle");
 }
 
 /** Full-page screenshots at 1440 and 390 px (shots/ is not committed). */
@@ -221,6 +232,7 @@ test("a review made in another browser shows on the open queue item as it happen
     const q = new ReviewQueuePage(page);
     await q.goto(`run=${MEANWHILE}`);
     await q.showing(id("meanwhile:one-drift"), "timezone");
+    await nameSaved(ctx);
     pages.push({ page, q });
   }
   const [a, b] = pages;
@@ -252,6 +264,7 @@ test("two reviewers on one queue item: the second sees the first's review, and E
     const q = new ReviewQueuePage(page);
     await q.goto(`run=${CLASH}`);
     await q.showing(id("clash:one-drift"), "timezone");
+    await nameSaved(ctx);
     pages.push({ page, q });
   }
   const [a, b] = pages;

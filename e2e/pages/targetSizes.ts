@@ -38,6 +38,8 @@ export async function smallTargets(page: Page): Promise<string[]> {
       };
       const shown = (el: Element) => {
         if ((el as HTMLButtonElement).disabled) return false;
+        // In a closed <details> (content-visibility: hidden) an element still has a box.
+        if (!el.checkVisibility({ visibilityProperty: true })) return false;
         if (el.closest("[inert], [aria-hidden='true']")) return false;
         const s = getComputedStyle(el);
         if (s.visibility === "hidden" || s.display === "none") return false;
