@@ -2,7 +2,7 @@ import { expect, type Page, test } from "@playwright/test";
 import { openReadOnly } from "./pages/e2eDb";
 import { everyPage, type PageToVisit } from "./pages/everyPage";
 import { shoot } from "./pages/shots";
-import { smallTargets } from "./pages/targetSizes";
+import { ALONE, smallTargets } from "./pages/targetSizes";
 
 let pages: PageToVisit[] = [];
 test.beforeAll(() => {
@@ -95,11 +95,15 @@ test("every control on every page is at least 24 × 24 px at 390 px (or spaced a
   test.setTimeout(360_000);
   await page.setViewportSize({ width: 390, height: 844 });
   const failures: string[] = [];
+  const seen = new Set<string>();
   for (const p of pages) {
     await page.goto(p.path);
     await page.waitForLoadState("networkidle");
     for (const f of await smallTargets(page)) failures.push(`${p.name} (${p.path}): ${f}`);
+    for (const sel of ALONE.split(", ")) if ((await page.locator(sel).count()) > 0) seen.add(sel);
   }
+  // Each kind of control held to 24 px whatever its spacing was on some page, so was measured.
+  expect([...seen].sort()).toEqual(ALONE.split(", ").sort());
   // Every kind of review button was measured: the trace page's and the queue's.
   expect(pages.map((p) => p.name)).toContain("review-queue");
   expect(failures).toEqual([]);

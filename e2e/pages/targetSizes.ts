@@ -18,7 +18,7 @@ export const REVIEW_BUTTONS =
  * the header's links, a term chip's ×, a fixture's id link, the set description's "edit".
  */
 export const ALONE =
-  'header a, [data-testid="remove-term"], [data-testid="fixture-row"] a, [data-testid="set-description"] button';
+  'header a, [data-testid="remove-term"], [data-testid="fixture-row"] a, [data-testid="flip-item"] a, [data-testid="set-description"] button';
 
 /**
  * Targets on the page smaller than 24 × 24 px that the spacing exception does not cover (a
