@@ -33,12 +33,19 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
       <body className="min-h-screen font-sans">
         <header className="border-b border-slate-200 bg-white">
           <div className="mx-auto flex max-w-screen-2xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3 sm:px-6">
-            <Link href="/" className="font-semibold tracking-tight text-slate-900">
+            <Link
+              href="/"
+              className="inline-flex min-h-6 items-center font-semibold tracking-tight text-slate-900"
+            >
               assumeprobe
             </Link>
             <nav aria-label="Main" className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
               {NAV.map((n) => (
-                <Link key={n.href} href={n.href} className="text-slate-600 hover:text-slate-900">
+                <Link
+                  key={n.href}
+                  href={n.href}
+                  className="inline-flex min-h-6 items-center text-slate-600 hover:text-slate-900"
+                >
                   {n.label}
                 </Link>
               ))}

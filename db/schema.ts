@@ -112,7 +112,10 @@ export const ingestBatches = sqliteTable(
   (t) => [index("ingest_batches_running").on(t.status).where(sql`${t.status} = 'running'`)],
 );
 
-/** A bad record, kept once per (run, source, line, content), reported again on every ingest. */
+/**
+ * A bad record, kept once per (run, source, line, content), reported again on every ingest (each
+ * ingest's list is in ingest_error_batches; `batch_id` is the last ingest that read it).
+ */
 export const ingestErrors = sqliteTable(
   "ingest_errors",
   {
@@ -133,6 +136,30 @@ export const ingestErrors = sqliteTable(
     uniqueIndex("ingest_errors_runless").on(t.source, t.line, t.hash).where(sql`${t.runId} IS NULL`),
     index("ingest_errors_batch").on(t.batchId),
     index("ingest_errors_batch_order").on(t.batchId, t.file, t.line),
+  ],
+);
+
+/**
+ * The ingests that read each rejected record, with the file, line and reason as that ingest saw
+ * them: every ingest lists its own, however often its lines are read again (a run counts each
+ * once, in ingest_errors).
+ */
+export const ingestErrorBatches = sqliteTable(
+  "ingest_error_batches",
+  {
+    batchId: integer("batch_id")
+      .notNull()
+      .references(() => ingestBatches.id, { onDelete: "cascade" }),
+    errorId: integer("error_id")
+      .notNull()
+      .references(() => ingestErrors.id, { onDelete: "cascade" }),
+    file: text().notNull(),
+    line: integer().notNull(),
+    reason: text().notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.batchId, t.file, t.line, t.errorId] }),
+    index("ingest_error_batches_error").on(t.errorId),
   ],
 );
 

@@ -125,6 +125,14 @@ test("the ingests page: counts, status, runs and errors; a file of rejected line
   await expect(errors).toContainText("line 2: the record is an array, not an object");
   await expect(errors).toContainText("(no run)");
   await page.screenshot({ path: "shots/ingest-1440.png", fullPage: true });
+  // Uploaded again, the lines are listed with the new ingest, and the first keeps its own.
+  const again = await (await request.post("/api/upload?filename=only-bad.jsonl", { data: bad })).json();
+  expect(again.ingest).not.toBe(summary.ingest);
+  for (const id of [summary.ingest, again.ingest]) {
+    await page.goto(`/ingests/${id}`);
+    await expect(page.getByTestId("ingest-errors").locator("li")).toHaveCount(2);
+    await expect(page.getByTestId("ingest-errors")).toContainText("only-bad.jsonl line 1: not JSON");
+  }
 
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto("/ingests");

@@ -1,6 +1,8 @@
 import { expect, type Page, test } from "@playwright/test";
 import { openReadOnly } from "./pages/e2eDb";
 import { everyPage, type PageToVisit } from "./pages/everyPage";
+import { shoot } from "./pages/shots";
+import { ALONE, smallTargets } from "./pages/targetSizes";
 
 let pages: PageToVisit[] = [];
 test.beforeAll(() => {
@@ -86,6 +88,55 @@ for (const width of [390, 1440]) {
     expect(failures).toEqual([]);
   });
 }
+
+test("every control on every page is at least 24 × 24 px at 390 px (or spaced apart), review buttons 44 px tall", async ({
+  page,
+}) => {
+  test.setTimeout(360_000);
+  await page.setViewportSize({ width: 390, height: 844 });
+  const failures: string[] = [];
+  const seen = new Set<string>();
+  for (const p of pages) {
+    await page.goto(p.path);
+    await page.waitForLoadState("networkidle");
+    for (const f of await smallTargets(page)) failures.push(`${p.name} (${p.path}): ${f}`);
+    for (const sel of ALONE.split(", ")) if ((await page.locator(sel).count()) > 0) seen.add(sel);
+  }
+  // Each kind of control held to 24 px whatever its spacing was on some page, so was measured.
+  expect([...seen].sort()).toEqual(ALONE.split(", ").sort());
+  // Every kind of review button was measured: the trace page's and the queue's.
+  expect(pages.map((p) => p.name)).toContain("review-queue");
+  expect(failures).toEqual([]);
+  // For looking at: the pages a reviewer touches most (and the header on each), at both widths.
+  for (const name of ["trace-heron-mini", "review-queue", "fixture-set", "lexicon", "which-run", "ingest"]) {
+    const p = pages.find((x) => x.name === name);
+    if (p) await shoot(page, `layout-${name}`, p.path);
+  }
+});
+
+test("on a phone the queue keeps its label buttons in a bar at the bottom of the screen, the response above it", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/review");
+  const bar = page.getByTestId("label-bar");
+  await expect(bar).toBeVisible();
+  const atBottom = async () => {
+    const box = await bar.boundingBox();
+    expect(box && Math.round(box.y + box.height)).toBe(844);
+  };
+  await atBottom();
+  // Scrolled to the response, the buttons are still there, and the bar hides none of its text.
+  const text = page.getByTestId("response-text").or(page.getByTestId("tool-call")).first();
+  await text.scrollIntoViewIfNeeded();
+  await atBottom();
+  await expect(bar.getByRole("button").first()).toBeInViewport();
+  // Beside a mouse the buttons sit under their field again.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const wide = await bar.boundingBox();
+  const field = await page.locator('[data-testid="queue-field"][data-focused="yes"]').boundingBox();
+  expect(wide && field && wide.y + wide.height <= field.y + field.height + 1).toBe(true);
+});
 
 test("a wide table scrolls inside its own box and says so at 390 px", async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { expect, type Page, test } from "@playwright/test";
+import { type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { ingest, openReadOnly, queryOne, traceIdsByExtId } from "./pages/e2eDb";
 import { ReviewQueuePage } from "./pages/ReviewQueuePage";
 
@@ -10,6 +10,8 @@ const RUN = "e2e-queue";
 const QUIET = "e2e-quiet";
 const ONE = "e2e-one";
 const CLASH = "e2e-clash";
+const CLEAR = "e2e-clear";
+const MEANWHILE = "e2e-meanwhile";
 let ids: Map<string, number>;
 const id = (ext: string) => {
   const v = ids.get(ext);
@@ -23,12 +25,16 @@ test.beforeAll(() => {
     ["queue-quiet.jsonl", QUIET],
     ["queue-one.jsonl", ONE],
     ["queue-clash.jsonl", CLASH],
+    ["queue-clear.jsonl", CLEAR],
+    ["queue-meanwhile.jsonl", MEANWHILE],
   ]) {
     const s = ingest(resolve("e2e", "fixtures", file), run);
     expect(s.rejected, JSON.stringify(s.errors)).toBe(0);
   }
   ids = new Map([...traceIdsByExtId(RUN), ...traceIdsByExtId(ONE)]);
   for (const [ext, v] of traceIdsByExtId(CLASH)) ids.set(`clash:${ext}`, v);
+  for (const [ext, v] of traceIdsByExtId(CLEAR)) ids.set(`clear:${ext}`, v);
+  for (const [ext, v] of traceIdsByExtId(MEANWHILE)) ids.set(`meanwhile:${ext}`, v);
 });
 
 function queryAll<T>(sql: string, ...args: unknown[]): T[] {
@@ -38,6 +44,17 @@ function queryAll<T>(sql: string, ...args: unknown[]): T[] {
   } finally {
     db.close();
   }
+}
+
+/**
+ * Waits until the name this browser remembered is the server's (its cookie): saving it redraws
+ * the page, which would otherwise show a review made meanwhile before the test means it to.
+ */
+async function nameSaved(ctx: BrowserContext) {
+  await expect
+    .poll(async () => (await ctx.cookies()).some((c) => c.name === "assumeprobe_reviewer"))
+    .toBe(true);
+  for (const p of ctx.pages()) await p.waitForLoadState("networkidle");
 }
 
 /** Full-page screenshots at 1440 and 390 px (shots/ is not committed). */
@@ -176,6 +193,66 @@ test("a scope with nothing to review says so, with links elsewhere", async ({ pa
   await expect(page.getByTestId("unknown-run")).toBeVisible();
 });
 
+test("x clears the focused field's review and stays on the item, with the key and the button", async ({
+  page,
+}) => {
+  const q = new ReviewQueuePage(page);
+  await page.goto("/review");
+  await page.evaluate(() => localStorage.setItem("assumeprobe.reviewer", "Eve"));
+  // The second item, chosen: after a review the queue would go back to its first (one-drift).
+  const omit = id("clear:one-omit");
+  await q.goto(`run=${CLEAR}&trace=${omit}`);
+  await expect(q.root).toHaveAttribute("data-trace-id", String(omit));
+  await q.ready();
+  const field = (await q.panel.getAttribute("data-focus")) ?? "";
+  for (const how of ["key", "button"]) {
+    await page.keyboard.press("Shift+Digit1");
+    await expect(q.status).toContainText(`Saved: ${field} ASK on trace #${omit}`);
+    await q.showing(omit, field);
+    await expect(q.field(field).getByTestId("queue-human")).toHaveAttribute("data-label", "ASK");
+    if (how === "key") await page.keyboard.press("x");
+    else await q.field(field).getByRole("button", { name: "clear" }).click();
+    await expect(q.status).toContainText(`Saved: ${field} cleared on trace #${omit}`);
+    await q.showing(omit, field);
+    await expect(q.field(field).getByTestId("queue-human")).not.toHaveAttribute("data-label", "ASK");
+  }
+  const labels = queryAll<{ label: string | null }>(
+    "SELECT label FROM reviews WHERE trace_id = ? ORDER BY id",
+    omit,
+  ).map((r) => r.label);
+  expect(labels).toEqual(["ASK", null, "ASK", null]);
+});
+
+test("a review made in another browser shows on the open queue item as it happens", async ({ browser }) => {
+  const pages = [];
+  for (const name of ["Fay", "Gus"]) {
+    const ctx = await browser.newContext();
+    await ctx.addInitScript((n) => localStorage.setItem("assumeprobe.reviewer", n), name);
+    const page = await ctx.newPage();
+    const q = new ReviewQueuePage(page);
+    await q.goto(`run=${MEANWHILE}`);
+    await q.showing(id("meanwhile:one-drift"), "timezone");
+    await nameSaved(ctx);
+    pages.push({ page, q });
+  }
+  const [a, b] = pages;
+  try {
+    await a.page.keyboard.press("1");
+    await a.q.showing(id("meanwhile:one-drift"), "severity");
+    // Gus has done nothing: his page says it within a poll or two.
+    const notice = b.page.getByTestId("reviewed-meanwhile");
+    await expect(notice).toContainText("Fay labelled timezone ASK meanwhile");
+    await expect(a.page.getByTestId("reviewed-meanwhile")).toHaveCount(0);
+    await shoot(b.page, "queue-meanwhile");
+    await notice.getByTestId("show-meanwhile").click();
+    await expect(b.q.field("timezone").getByTestId("queue-human")).toHaveAttribute("data-label", "ASK");
+    await expect(b.page.getByTestId("reviewed-meanwhile")).toHaveCount(0);
+    await expect(b.q.root).toHaveAttribute("data-trace-id", String(id("meanwhile:one-drift")));
+  } finally {
+    for (const p of pages) await p.page.context().close();
+  }
+});
+
 test("two reviewers on one queue item: the second sees the first's review, and Enter saves over it", async ({
   browser,
 }) => {
@@ -187,6 +264,7 @@ test("two reviewers on one queue item: the second sees the first's review, and E
     const q = new ReviewQueuePage(page);
     await q.goto(`run=${CLASH}`);
     await q.showing(id("clash:one-drift"), "timezone");
+    await nameSaved(ctx);
     pages.push({ page, q });
   }
   const [a, b] = pages;

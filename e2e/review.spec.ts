@@ -140,6 +140,44 @@ test("keyboard only: relabel the DRIFT that asked for the region with a note, fi
   expect(await run.matchCount()).toBe((all ?? 0) - 5);
 });
 
+test("x clears the focused field's review and stays on the trace, with the keyboard and the button", async ({
+  browser,
+}) => {
+  const heron = traceIdsByExtId("heron-mini/nightly-2026-11-28");
+  const target = [...heron.entries()].sort((a, b) => a[1] - b[1])[7][1];
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  await context.addCookies([{ name: "assumeprobe_reviewer", value: "cleo", domain: "127.0.0.1", path: "/" }]);
+  const page = await context.newPage();
+  try {
+    await page.goto(`/traces/${target}`);
+    const review = new ReviewPanel(page);
+    await review.ready();
+    const field = (await review.focused.getAttribute("data-field")) ?? "";
+    // Shift+1 labels and stays; x clears it and stays too, its next trace one key away.
+    for (const how of ["key", "button"]) {
+      await page.keyboard.press("Shift+Digit1");
+      await expect(review.status).toContainText(`Saved on #${target}: ${field} ASK`);
+      await expect(review.field(field)).toHaveAttribute("data-human", "ASK");
+      await review.ready();
+      if (how === "key") await page.keyboard.press("x");
+      else await review.field(field).getByTestId("clear-review").click();
+      await expect(review.status).toContainText(`Saved on #${target}: ${field} cleared`);
+      await expect(page).toHaveURL(new RegExp(`/traces/${target}$`));
+      await review.ready();
+      expect(await review.traceId()).toBe(target);
+      await expect(review.field(field).getByTestId("human-now")).not.toHaveAttribute("data-source", "review");
+    }
+    expect(reviewsOf(target).map((r) => [r.field, r.label])).toEqual([
+      [field, "ASK"],
+      [field, null],
+      [field, "ASK"],
+      [field, null],
+    ]);
+  } finally {
+    await context.close();
+  }
+});
+
 test("two reviewers relabel one field at once: the second sees the first's review, nothing is lost", async ({
   browser,
 }) => {
@@ -177,6 +215,54 @@ test("two reviewers relabel one field at once: the second sees the first's revie
     ]);
     expect(stored[1].replaces).toBe(stored[0].id);
     await expect(b.review.historyOf("timezone")).toHaveCount(2);
+  } finally {
+    await a.context.close();
+    await b.context.close();
+  }
+});
+
+test("a review made in another browser shows on the open trace page as it happens, not at reload", async ({
+  browser,
+}) => {
+  const heron = traceIdsByExtId("heron-mini/nightly-2026-11-28");
+  const target = [...heron.entries()].sort((a, b) => a[1] - b[1])[9][1];
+  const open = async (name: string) => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    await context.addCookies([{ name: "assumeprobe_reviewer", value: name, domain: "127.0.0.1", path: "/" }]);
+    const page = await context.newPage();
+    await page.goto(`/traces/${target}`);
+    const review = new ReviewPanel(page);
+    await review.ready();
+    return { context, page, review };
+  };
+  const a = await open("ana");
+  const b = await open("bo");
+  try {
+    const field = (await a.review.focused.getAttribute("data-field")) ?? "";
+    await a.page.keyboard.press("Shift+Digit1");
+    await expect(a.review.status).toContainText(`Saved on #${target}: ${field} ASK`);
+    // Bo has done nothing: his page says it within a poll or two.
+    const notice = b.page.getByTestId("reviewed-meanwhile");
+    await expect(notice).toContainText(`ana labelled ${field} ASK meanwhile`);
+    await expect(b.review.field(field)).not.toHaveAttribute("data-human", "ASK");
+    await shots(b.page, "meanwhile");
+    // Ana's own page never calls her own review news.
+    await a.page.waitForTimeout(6_000);
+    await expect(a.page.getByTestId("reviewed-meanwhile")).toHaveCount(0);
+    // Bo shows it: the panel has Ana's review, the notice is gone, and his next review builds on it.
+    await notice.getByTestId("show-meanwhile").click();
+    await expect(b.review.field(field)).toHaveAttribute("data-human", "ASK");
+    await expect(notice).toHaveCount(0);
+    await b.review.ready();
+    await b.page.keyboard.press("Shift+Digit2");
+    await expect(b.review.status).toContainText(`Saved on #${target}: ${field} OMIT`);
+    const stored = reviewsOf(target);
+    expect(stored.map((r) => [r.label, r.reviewer])).toEqual([
+      ["ASK", "ana"],
+      ["OMIT", "bo"],
+    ]);
+    expect(stored[1].replaces).toBe(stored[0].id);
+    await expect(b.page.getByTestId("reviewed-meanwhile")).toHaveCount(0);
   } finally {
     await a.context.close();
     await b.context.close();

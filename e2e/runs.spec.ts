@@ -171,6 +171,23 @@ test.describe("a run", () => {
     await expect(page.getByTestId("filter-q")).toBeFocused();
   });
 
+  test("/runs without a name is a page asking which run, listing runs that open", async ({ page }) => {
+    for (const path of ["/runs", "/runs?name=", "/runs?label=ASK"]) {
+      const res = await page.goto(path);
+      expect(res?.status(), path).toBe(200);
+      expect(res?.headers()["content-type"], path).toContain("text/html");
+      // A page like the others: the header, the phone viewport, a title.
+      await expect(page.locator('meta[name="viewport"]')).toHaveCount(1);
+      await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
+      await expect(page).toHaveTitle(/Which run\?/);
+      await expect(page.getByTestId("which-run").getByRole("heading")).toHaveText("Which run?");
+    }
+    const first = page.getByTestId("which-run").getByTestId("run-choice").first();
+    const name = await first.locator(".ident").textContent();
+    await first.click();
+    await expect(page.getByTestId("run-name")).toContainText(name ?? "?");
+  });
+
   test("unknown runs answer 404 without a stack trace", async ({ page }) => {
     const res = await page.goto("/runs/no-such-run");
     expect(res?.status()).toBe(404);

@@ -94,7 +94,7 @@ function PointLink(props: {
       className="cursor-pointer"
     >
       {/* A larger invisible target than the marker itself. */}
-      <circle cx={cx} cy={cy} r={9} fill="transparent" />
+      <circle cx={cx} cy={cy} r={12} fill="transparent" />
       {inject && payload.mismatch > 0 ? (
         <path
           d={`M${cx},${cy - 6} L${cx + 6},${cy} L${cx},${cy + 6} L${cx - 6},${cy} Z`}

@@ -118,7 +118,7 @@ export function SuggestionsPanel({
             <div className="mt-2 grid gap-3 sm:grid-cols-2">
               <div className="max-h-48 space-y-1 overflow-y-auto">
                 {runs.map((r) => (
-                  <label key={r.name} className="flex items-baseline gap-2 text-xs">
+                  <label key={r.name} className="flex min-h-6 items-center gap-2 text-xs">
                     <input
                       type="checkbox"
                       checked={chosenRuns.includes(r.name)}
@@ -133,7 +133,7 @@ export function SuggestionsPanel({
               </div>
               <div className="max-h-48 space-y-1 overflow-y-auto">
                 {sets.map((s) => (
-                  <label key={s.name} className="flex items-baseline gap-2 text-xs">
+                  <label key={s.name} className="flex min-h-6 items-center gap-2 text-xs">
                     <input
                       type="checkbox"
                       checked={chosenSets.includes(s.name)}

@@ -64,7 +64,7 @@ export function TermChips({
         {(all ? terms : terms.slice(0, Math.max(0, SHOWN - readOnly.length))).map((t) => (
           <li
             key={t}
-            className="inline-flex items-center gap-1 rounded bg-indigo-50 px-1.5 py-0.5 font-mono text-xs text-indigo-950 ring-1 ring-indigo-200"
+            className="inline-flex items-center gap-0.5 rounded bg-indigo-50 pl-1.5 font-mono text-xs text-indigo-950 ring-1 ring-indigo-200"
             data-testid="term"
             data-term={t}
           >
@@ -72,7 +72,7 @@ export function TermChips({
             <button
               type="button"
               onClick={() => onChange(terms.filter((x) => x !== t))}
-              className="rounded px-0.5 text-indigo-700 hover:bg-indigo-100"
+              className="inline-flex min-h-6 min-w-6 items-center justify-center rounded text-indigo-700 hover:bg-indigo-100"
               aria-label={`remove ${t}`}
               data-testid="remove-term"
             >

@@ -142,7 +142,7 @@ function Flip({ flip }: { flip: FixtureFlip }) {
       </span>
       <Link
         href={`/fixtures/${encodeURIComponent(flip.set)}/${flip.identity}`}
-        className="font-mono text-indigo-700 hover:underline"
+        className="inline-flex min-h-6 items-center font-mono text-indigo-700 hover:underline"
       >
         {flip.identity.slice(0, 12)}
       </Link>

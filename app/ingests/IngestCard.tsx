@@ -34,7 +34,10 @@ export function IngestCard({ ingest: g, linkErrors }: { ingest: IngestRow; linkE
       data-testid="ingest-row"
     >
       <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
-        <Link href={`/ingests/${g.id}`} className="font-mono font-medium text-indigo-700 underline">
+        <Link
+          href={`/ingests/${g.id}`}
+          className="inline-flex min-h-6 min-w-6 items-center font-mono font-medium text-indigo-700 underline"
+        >
           #{g.id}
         </Link>
         <span className={`rounded px-1.5 py-0.5 text-xs ${status.className}`} data-testid="ingest-status">
@@ -75,7 +78,10 @@ export function IngestCard({ ingest: g, linkErrors }: { ingest: IngestRow; linkE
         <Many items={g.runs} shown={6} noun="runs">
           {(r) => (
             <li key={r.name}>
-              <Link href={runHref(r.name)} className="break-all font-mono text-indigo-700 underline">
+              <Link
+                href={runHref(r.name)}
+                className="inline-flex min-h-6 items-center break-all font-mono text-indigo-700 underline"
+              >
                 {r.name}
               </Link>{" "}
               · {fmt(r.ingested)} new

@@ -8,6 +8,8 @@ import { isTyping } from "@/app/_components/keyboard";
 import { LabelChip } from "@/app/_components/LabelChip";
 import { AddToSet } from "@/app/_fixtures/AddToSet";
 import { setReviewerAction } from "@/app/_review/actions";
+import { ReviewedMeanwhileNotice } from "@/app/_review/ReviewedMeanwhile";
+import { markOwnReview, useReviewedMeanwhile } from "@/app/_review/useReviewedMeanwhile";
 import type { ReviewerState } from "@/app/_review/useReviewer";
 import { LABELS, type Label } from "@/lib/probe/schema";
 import {
@@ -103,6 +105,11 @@ export function QueuePanel({
   } | null>(null);
   const bases = useRef(new Map<string, number | null>());
   const [ready, setReady] = useState(false);
+  // Someone else's review of a field shown here, found by a light poll.
+  const meanwhile = useReviewedMeanwhile(
+    traceId,
+    Object.fromEntries(fields.map((x) => [x.field, x.current?.id ?? null])),
+  );
 
   useEffect(() => {
     setStatus(keptStatus());
@@ -152,6 +159,7 @@ export function QueuePanel({
     });
     setPending(false);
     if (res.ok) {
+      markOwnReview(res.review.id);
       pushUndo({ traceId, field: field.field, reviewId: res.review.id, label });
       setNote("");
       say(`Saved: ${field.field} ${label ?? "cleared"} on trace #${traceId} (${REVIEW_KEYS.undo} undoes)`);
@@ -182,6 +190,7 @@ export function QueuePanel({
     setPending(false);
     popUndo();
     if (res.ok) {
+      markOwnReview(res.review.id);
       say(`Undid ${top.field} ${top.label ?? "cleared"} on trace #${top.traceId}`);
       router.push(itemUrl(top.traceId, top.field));
     } else if ("conflict" in res)
@@ -222,7 +231,8 @@ export function QueuePanel({
       }
       case "clear":
         if (!f.current?.label) return setStatus(`${f.field} has no review to clear.`);
-        return void submit(f, null);
+        // A clear stays on this item, as on the trace page.
+        return void submit(f, null, true);
       case "nextField":
         return setAt((at + 1) % fields.length);
       case "prevField":
@@ -265,7 +275,7 @@ export function QueuePanel({
             focused={i === at}
             disabled={pending}
             onFocus={() => setAt(i)}
-            onLabel={(l) => void submit(x, l)}
+            onLabel={(l) => void submit(x, l, l === null)}
           />
         ))}
       </ul>
@@ -294,6 +304,15 @@ export function QueuePanel({
           />
         </div>
       ) : null}
+      <ReviewedMeanwhileNotice
+        items={meanwhile}
+        onShow={() => {
+          // This item drawn anew with the other review (the queue itself might have moved on).
+          const here = itemUrl(traceId, f?.field ?? focus);
+          if (`${location.pathname}${location.search}` === here) router.refresh();
+          else router.replace(here);
+        }}
+      />
       {conflict ? <Conflict c={conflict} /> : null}
       <div className="flex flex-wrap items-center gap-2 text-xs">
         <Link
@@ -360,7 +379,7 @@ function FieldRow({
       <button
         type="button"
         onClick={onFocus}
-        className="flex w-full flex-wrap items-center gap-2 text-left text-sm"
+        className="flex min-h-6 w-full flex-wrap items-center gap-2 text-left text-sm"
       >
         <span className="font-mono font-semibold [overflow-wrap:anywhere]">{f.field}</span>
         <span className="text-xs text-slate-500">ours</span>
@@ -390,15 +409,23 @@ function FieldRow({
         </p>
       ) : null}
       {focused ? (
-        <fieldset className="mt-2 flex flex-wrap gap-1">
+        // On a phone the buttons stay in a bar at the bottom of the screen, over the response and
+        // its evidence (which come after the panel); beside a mouse they sit under the field.
+        <fieldset
+          className="mt-2 grid grid-cols-4 gap-1 max-lg:fixed max-lg:inset-x-0 max-lg:bottom-0 max-lg:z-20 max-lg:m-0 max-lg:border-t max-lg:border-slate-300 max-lg:bg-white/95 max-lg:p-2 max-lg:shadow-[0_-2px_6px_rgb(15_23_42/0.12)] lg:flex lg:flex-wrap"
+          data-testid="label-bar"
+        >
           <legend className="sr-only">Label {f.field}</legend>
+          <p className="col-span-4 truncate text-xs text-slate-600 lg:hidden" aria-hidden="true">
+            Label <span className="font-mono font-semibold text-slate-900">{f.field}</span>
+          </p>
           {LABELS.map((l) => (
             <button
               key={l}
               type="button"
               disabled={disabled}
               onClick={() => onLabel(l)}
-              className="rounded border border-slate-300 bg-white px-1.5 py-1 font-mono text-xs hover:bg-slate-50 disabled:opacity-50"
+              className="min-h-11 rounded border border-slate-300 bg-white px-1.5 font-mono text-xs hover:bg-slate-50 disabled:opacity-50 lg:min-h-7"
               data-testid={`label-${l}`}
             >
               <kbd className="mr-1 text-slate-500">{keyOfLabel(l)}</kbd>
@@ -409,7 +436,7 @@ function FieldRow({
             type="button"
             disabled={disabled || !f.current?.label}
             onClick={() => onLabel(null)}
-            className="rounded border border-slate-300 bg-white px-1.5 py-1 text-xs hover:bg-slate-50 disabled:opacity-40"
+            className="min-h-11 rounded border border-slate-300 bg-white px-1.5 text-xs hover:bg-slate-50 disabled:opacity-40 lg:min-h-7"
           >
             <kbd className="mr-1 font-mono text-slate-500">{REVIEW_KEYS.clear}</kbd>clear
           </button>

@@ -161,7 +161,8 @@ export default async function ReviewQueuePage({ searchParams }: Props) {
 
   return (
     <div
-      className="space-y-4"
+      // Room at the end for the phone's bar of label buttons (QueuePanel).
+      className="space-y-4 max-lg:pb-36"
       data-testid="review-page"
       data-state="item"
       data-trace-id={t.id}

@@ -112,11 +112,20 @@ export function claimRunlessErrors(db: Db, batchId: number, file: string, runId:
        ON CONFLICT(run_id, source, line, hash) DO UPDATE SET batch_id = excluded.batch_id, reason = excluded.reason, file = excluded.file`,
     )
     .run(runId, batchId, file).changes;
-  if (moved > 0)
+  if (moved > 0) {
+    // The ingests that listed the run-less records list the run's records instead.
+    s.prepare(
+      `INSERT OR IGNORE INTO ingest_error_batches(batch_id, error_id, file, line, reason)
+       SELECT l.batch_id, n.id, l.file, l.line, l.reason
+       FROM ingest_errors o JOIN ingest_error_batches l ON l.error_id = o.id
+       JOIN ingest_errors n ON n.run_id = ? AND n.source = o.source AND n.line = o.line AND n.hash = o.hash
+       WHERE o.batch_id = ? AND o.file = ? AND o.run_id IS NULL`,
+    ).run(runId, batchId, file);
     s.prepare("DELETE FROM ingest_errors WHERE batch_id = ? AND file = ? AND run_id IS NULL").run(
       batchId,
       file,
     );
+  }
   return moved;
 }
 

@@ -31,7 +31,7 @@ interface RawRow extends Omit<IngestRow, "files" | "runs" | "unreadable"> {
 
 const SELECT = `SELECT id, origin, files, status, records, ingested, duplicates, rejected, started_at AS startedAt,
   finished_at AS finishedAt, runs, unreadable, error, pid, host,
-  (SELECT count(*) FROM ingest_errors e WHERE e.batch_id = b.id) AS storedErrors FROM ingest_batches b`;
+  (SELECT count(*) FROM ingest_error_batches l WHERE l.batch_id = b.id) AS storedErrors FROM ingest_batches b`;
 
 function parse<T>(text: string | null, fallback: T): T {
   if (text === null) return fallback;
@@ -70,7 +70,10 @@ export interface IngestErrorRow extends RunErrorRow {
   run: string | null;
 }
 
-/** An ingest's stored rejected records in reading order (file, line), a keyset page after `after`. */
+/**
+ * An ingest's rejected records in reading order (file, line), as that ingest read them (a later
+ * ingest of the same lines lists them again, and this one keeps them), a keyset page after `after`.
+ */
 export function listIngestErrors(
   db: Db,
   batchId: number,
@@ -79,11 +82,11 @@ export function listIngestErrors(
   const a = opts.after ?? { file: "", line: -1, id: -1 };
   const rows = db.sqlite
     .prepare(
-      `SELECT e.id, e.file, e.line, e.reason, substr(e.raw, 1, ${RAW_PREVIEW}) AS raw, length(e.raw) > ${RAW_PREVIEW} AS cut,
+      `SELECT e.id, l.file, l.line, l.reason, substr(e.raw, 1, ${RAW_PREVIEW}) AS raw, length(e.raw) > ${RAW_PREVIEW} AS cut,
          r.name AS run
-       FROM ingest_errors e LEFT JOIN runs r ON r.id = e.run_id
-       WHERE e.batch_id = ? AND (e.file, e.line, e.id) > (?, ?, ?)
-       ORDER BY e.file, e.line, e.id LIMIT ?`,
+       FROM ingest_error_batches l JOIN ingest_errors e ON e.id = l.error_id LEFT JOIN runs r ON r.id = e.run_id
+       WHERE l.batch_id = ? AND (l.file, l.line, l.error_id) > (?, ?, ?)
+       ORDER BY l.file, l.line, l.error_id LIMIT ?`,
     )
     .all(batchId, a.file, a.line, a.id, opts.limit + 1) as IngestErrorRow[];
   return { rows: rows.slice(0, opts.limit), more: rows.length > opts.limit };

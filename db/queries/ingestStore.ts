@@ -158,10 +158,17 @@ export function createTraceWriter(db: Db): TraceWriter {
       last_started_at = CASE WHEN ? IS NULL THEN last_started_at WHEN last_started_at IS NULL OR ? > last_started_at THEN ? ELSE last_started_at END,
       updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ?`),
     // Once per (run, source, line, content); a rejected record of no run once per (source, line, content).
-    insertError: s.prepare(`INSERT INTO ingest_errors(run_id, batch_id, file, source, line, reason, raw, hash)
+    insertError: s
+      .prepare(`INSERT INTO ingest_errors(run_id, batch_id, file, source, line, reason, raw, hash)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT(run_id, source, line, hash) DO UPDATE SET batch_id = excluded.batch_id, reason = excluded.reason, file = excluded.file
-      ON CONFLICT(source, line, hash) WHERE run_id IS NULL DO UPDATE SET batch_id = excluded.batch_id, reason = excluded.reason, file = excluded.file`),
+      ON CONFLICT(source, line, hash) WHERE run_id IS NULL DO UPDATE SET batch_id = excluded.batch_id, reason = excluded.reason, file = excluded.file
+      RETURNING id`)
+      .pluck(),
+    // Every ingest lists the rejected records it read, however often a line is read again.
+    linkError:
+      s.prepare(`INSERT INTO ingest_error_batches(batch_id, error_id, file, line, reason) VALUES (?, ?, ?, ?, ?)
+      ON CONFLICT(batch_id, file, line, error_id) DO UPDATE SET reason = excluded.reason`),
     // The rejection of a line later stored (in its run, its file's default run, or no run).
     dropStaleErrors: s
       .prepare(`DELETE FROM ingest_errors WHERE source = ? AND line = ?
@@ -310,7 +317,8 @@ export function createTraceWriter(db: Db): TraceWriter {
     for (const e of [...errors, ...turnedDown]) {
       // Rejected records alone never create a run.
       const runId = runOfFile(e.file);
-      q.insertError.run(runId, batchId, e.file, e.source, e.line, e.reason, e.raw, e.hash);
+      const errorId = q.insertError.get(runId, batchId, e.file, e.source, e.line, e.reason, e.raw, e.hash);
+      q.linkError.run(batchId, errorId, e.file, e.line, e.reason);
       errorSources.add(e.source);
       if (runId !== null) touchedForErrors.add(runId);
     }

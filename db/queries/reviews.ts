@@ -163,6 +163,12 @@ export function currentReviews(db: Db, traceId: number): Map<string, Review> {
   return new Map(rows.map((r) => [r.field, r]));
 }
 
+/** A trace's current review per field, or null when there is no such trace (what the review pages poll). */
+export function currentReviewsIfTrace(db: Db, traceId: number): Map<string, Review> | null {
+  const exists = db.sqlite.prepare("SELECT 1 FROM traces WHERE id = ?").pluck().get(traceId);
+  return exists ? currentReviews(db, traceId) : null;
+}
+
 /** A trace's reviews, newest first (at most `limit`). */
 export function reviewHistory(db: Db, traceId: number, limit = 500): Review[] {
   return prepared(db).history.all(traceId, limit) as Review[];

@@ -212,6 +212,15 @@ export function listRunSummaries(db: Db, filter: RunFilter = {}): RunSummary[] {
   }));
 }
 
+/** The newest runs (by when they were last written), at most `limit`, and how many there are in all. */
+export function recentRuns(db: Db, limit: number): { runs: RunRow[]; total: number } {
+  const runs = db.sqlite
+    .prepare(`SELECT ${RUN_COLUMNS} FROM runs ORDER BY updated_at DESC, id DESC LIMIT ?`)
+    .all(limit) as RunRow[];
+  const total = db.sqlite.prepare("SELECT count(*) FROM runs").pluck().get() as number;
+  return { runs, total };
+}
+
 export function getRunByName(db: Db, name: string): RunRow | undefined {
   return db.sqlite.prepare(`SELECT ${RUN_COLUMNS} FROM runs WHERE name = ?`).get(name) as RunRow | undefined;
 }

@@ -79,6 +79,7 @@ export function everyPage(db: Database.Database): PageToVisit[] {
   if (ingest) pages.push({ name: "ingest", path: `/ingests/${ingest.id}` });
   pages.push({ name: "review-queue", path: "/review" });
   pages.push({ name: "agreement", path: "/agreement" });
+  pages.push({ name: "which-run", path: "/runs" });
   pages.push({ name: "not-found", path: "/runs/no-such-run" });
   return pages;
 }

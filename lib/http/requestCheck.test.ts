@@ -17,7 +17,6 @@ describe("requestProblem", () => {
     ["/runs/x", "?after=abc", /after must be a trace id/],
     ["/runs/x", "?before=0", /before must be a trace id/],
     ["/runs/x/export", "?human=maybe", /human must be one of/],
-    ["/runs", "", /name is missing/],
     ["/runs", "?name=..&gate=shut", /gate must be one of/],
     ["/api/export", "", /run is missing/],
     ["/api/export", "?run=x&reason=nope", /reason must be one of/],
@@ -35,6 +34,10 @@ describe("requestProblem", () => {
     ["/runs/%2541%2542/export", ""],
     ["/runs/heron-mini%2Fnightly", "?label=DRIFT&human=disagree&q=which+zone&after=40"],
     ["/runs", "?name=.."],
+    // `/runs` alone asks which run (a page, not an error), whatever else the query holds.
+    ["/runs", ""],
+    ["/runs", "?name="],
+    ["/runs", "?label=ASK"],
     ["/api/export", "?run=..&label=ASK"],
     ["/traces/12", "?field=*&human=reviewed"],
     ["/probes/when2call%3A12", "?version=2"],

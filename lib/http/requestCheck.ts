@@ -35,8 +35,11 @@ const required = (query: Query, key: string, what: string): string | null =>
 const ROUTES: Record<string, Check> = {
   "": (_s, q) => tooLong(q, { model: 300, probe: 200, trend: 200, deleted: RUN_NAME_MAX }),
   runs: ([, name, sub], q) => {
-    if (name === undefined)
-      return required(q, "name", "RUN") ?? runName(q.get("name") ?? "") ?? filterError(q);
+    // `/runs` alone is the page that asks which run.
+    if (name === undefined) {
+      const n = q.get("name");
+      return n ? (runName(n) ?? filterError(q)) : null;
+    }
     if (sub !== undefined && sub !== "export") return null;
     return runName(name) ?? filterError(q);
   },

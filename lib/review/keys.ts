@@ -7,7 +7,7 @@ import { LABEL_KEYS } from "./humanLabel";
  * field, are never shortcuts (app/_components/keyboard.ts).
  *
  * 1-6 label the focused field in DESIGN.md's order and go on (to the next trace of the filter, or
- * the queue's next item); with Shift they label and stay. x clears, f / Shift+f move between
+ * the queue's next item); with Shift they label and stay. x clears and stays, f / Shift+f move between
  * fields, n opens a note for the next review, z undoes this tab's last review, Enter after a
  * conflict saves over the other review. The trace page keeps j / k / u to move; the queue adds
  * s (skip) and o (open the trace page). No key does two things (keys.test.ts).
@@ -102,7 +102,10 @@ export function reviewKeyHelp(onward: string): KeyHelpRow[] {
       does: `relabel the focused field (${LABEL_KEYS.map((l, i) => `${i + 1} ${l}`).join(", ")}), then go on to ${onward}`,
     },
     { key: "Shift + 1 – 6", does: "relabel the focused field and stay on this trace" },
-    { key: REVIEW_KEYS.clear, does: "clear the focused field's review (back to the imported label, if any)" },
+    {
+      key: REVIEW_KEYS.clear,
+      does: "clear the focused field's review (back to the imported label, if any) and stay on this trace",
+    },
     { key: "f / Shift + f", does: "focus the next / previous field" },
     { key: REVIEW_KEYS.note, does: "write a note for your next review (Enter keeps it, Esc drops it)" },
     { key: REVIEW_KEYS.undo, does: "undo your last review in this tab (goes back to its trace)" },

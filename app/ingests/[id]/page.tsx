@@ -59,8 +59,8 @@ export default async function IngestPage({ params, searchParams }: Props) {
         <div id="errors" />
         {ingest.rejected > ingest.storedErrors ? (
           <p className="mb-2 text-xs text-slate-500">
-            {(ingest.rejected - ingest.storedErrors).toLocaleString("en-US")} of them are listed with a later
-            ingest that read the same records again.
+            {(ingest.rejected - ingest.storedErrors).toLocaleString("en-US")} of them are no longer stored: a
+            later ingest stored their line whole, or their run was deleted.
           </p>
         ) : null}
         {rows.length === 0 ? (

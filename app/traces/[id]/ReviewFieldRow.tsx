@@ -4,7 +4,8 @@ import { LabelChip } from "@/app/_components/LabelChip";
 import { LABEL_KEYS } from "@/lib/review/humanLabel";
 import type { ReviewFieldView } from "./reviewView";
 
-const BUTTON = "rounded border px-2 py-1 text-xs sm:px-1.5 sm:py-0.5";
+/** 44 px tall on a phone (a thumb's target), 28 px beside a mouse. */
+const BUTTON = "min-h-11 rounded border px-2 text-xs sm:min-h-7 sm:px-1.5";
 
 /** One probed field in the review panel: ours, the current human label, and the relabel buttons. */
 export function ReviewFieldRow({
@@ -35,7 +36,7 @@ export function ReviewFieldRow({
     >
       <button
         type="button"
-        className="flex min-w-0 flex-wrap items-center gap-1.5 text-left text-sm"
+        className="flex min-h-6 min-w-0 flex-wrap items-center gap-1.5 text-left text-sm"
         onClick={onFocus}
         aria-label={`focus ${f.field}`}
       >

@@ -5,6 +5,8 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { isTyping } from "@/app/_components/keyboard";
 import { AddToSet } from "@/app/_fixtures/AddToSet";
 import { submitReviewAction } from "@/app/_review/actions";
+import { ReviewedMeanwhileNotice } from "@/app/_review/ReviewedMeanwhile";
+import { markOwnReview, useReviewedMeanwhile } from "@/app/_review/useReviewedMeanwhile";
 import { type ReviewerState, useReviewer } from "@/app/_review/useReviewer";
 import { LABEL_KEYS } from "@/lib/review/humanLabel";
 import { ConflictNotice, type PendingConflict } from "./ConflictNotice";
@@ -28,7 +30,8 @@ const here = () => `${window.location.pathname}${window.location.search}`;
  * Relabel the trace's probed fields: 1-6 for the focused field, f to move, n for a note, x to
  * clear, z to undo, and the same with the mouse. After a review the page goes on to the next
  * trace of the filter it came from. Every review names the review it saw; a conflict shows the
- * other review and lets the reviewer save theirs over it.
+ * other review and lets the reviewer save theirs over it; a review someone else makes meanwhile is
+ * said as it happens (a poll every few seconds).
  */
 export function ReviewPanel({
   traceId,
@@ -59,6 +62,11 @@ export function ReviewPanel({
   const [ready, setReady] = useState(false);
   const noteBox = useRef<HTMLTextAreaElement>(null);
   const busy = useRef(false);
+  // Someone else's review of a field shown here, found by a light poll.
+  const meanwhile = useReviewedMeanwhile(
+    traceId,
+    Object.fromEntries(fields.map((f) => [f.field, f.current?.id ?? null])),
+  );
 
   useEffect(() => {
     const m = takeFlash();
@@ -84,6 +92,7 @@ export function ReviewPanel({
           r = await submitReviewAction({ traceId: target, note: noteNow, items });
         }
         if (r.ok) {
+          for (const x of r.reviews) markOwnReview(x.id);
           const what = r.reviews.map((x) => `${x.field} ${labelText(x.label)}`).join(", ");
           if (opts.undoHref) {
             const msg = `Undone on #${target}: ${what}.`;
@@ -185,8 +194,9 @@ export function ReviewPanel({
           return;
         }
         case "x":
+          // A clear stays on this trace: what it leaves (the imported label, or none) is shown here.
           e.preventDefault();
-          return relabel(focus, null, true);
+          return relabel(focus, null, false);
         case "n":
           e.preventDefault();
           setNoteOpen(true);
@@ -258,6 +268,7 @@ export function ReviewPanel({
       >
         {status}
       </p>
+      <ReviewedMeanwhileNotice items={meanwhile} onShow={() => router.refresh()} />
       {conflict ? (
         <ConflictNotice
           conflict={conflict}

@@ -9,7 +9,10 @@ export const REVIEW_KEYS: KeyHelp[] = [
     does: `relabel the focused field (${LABEL_KEYS.map((l, i) => `${i + 1} ${l}`).join(", ")}), then go to the next trace`,
   },
   { key: "Shift + 1 – 6", does: "relabel the focused field and stay on this trace" },
-  { key: "x", does: "clear the focused field's review (back to the imported label, if any), then go on" },
+  {
+    key: "x",
+    does: "clear the focused field's review (back to the imported label, if any) and stay on this trace",
+  },
   { key: "f / Shift + f", does: "focus the next / previous field" },
   { key: "n", does: "write a note for your next review (Enter keeps it, Esc drops it)" },
   { key: "z", does: "undo your last review (goes back to its trace)" },
