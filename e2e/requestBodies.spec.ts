@@ -172,13 +172,14 @@ test("a fixture import cut off by a client that went away keeps every whole line
   await postThenVanish("/fixtures/import?filename=gone.jsonl&set=e2e-gone-import", sent, sent.length + 5000);
   // The import answers no one: wait until its count stops moving, then it must be every whole line.
   let last = -1;
+  let steady = 0;
   await until(() => {
     const n = fixtureCount("e2e-gone-import");
-    const settled = n > 0 && n === last;
+    steady = n > 0 && n === last ? steady + 1 : 0;
     last = n;
-    return settled ? n : undefined;
-  });
-  await new Promise((r) => setTimeout(r, 3000));
+    // Unchanged for 5 s (20 looks): the import has ended.
+    return steady >= 20 ? n : undefined;
+  }, 120_000);
   expect(fixtureCount("e2e-gone-import")).toBe(3000);
 });
 

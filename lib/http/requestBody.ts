@@ -53,7 +53,7 @@ export async function* readBody(
   const reader = body.getReader();
   const queue: Uint8Array[] = [];
   let ended: { error?: unknown } | null = null;
-  let wake: (() => void) | null = null;
+  const waiting: { wake?: () => void } = {};
   let stopping = false;
   const pump = (async () => {
     try {
@@ -61,13 +61,13 @@ export async function* readBody(
         const r = await reader.read();
         if (r.done || stopping) break;
         queue.push(r.value);
-        wake?.();
+        waiting.wake?.();
       }
       ended = {};
     } catch (e) {
       ended = { error: e };
     }
-    wake?.();
+    waiting.wake?.();
   })();
   let seen = 0;
   const cutOff = (why: string) => {
@@ -76,8 +76,8 @@ export async function* readBody(
   };
   try {
     for (;;) {
-      while (queue.length === 0 && ended === null) await new Promise<void>((r) => (wake = r));
-      wake = null;
+      while (queue.length === 0 && ended === null) await new Promise<void>((r) => (waiting.wake = r));
+      waiting.wake = undefined;
       const chunk = queue.shift();
       if (chunk === undefined) {
         const failed = (ended as { error?: unknown } | null)?.error;
