@@ -60,7 +60,37 @@ function siteOf(req: NextRequest, allowed: Authority[]): Authority | string {
  * 5. a malformed path or query gets 400 with what is wrong (lib/http/requestCheck.ts).
  */
 export function proxy(req: NextRequest) {
-  return guardRequest(req) ?? NextResponse.next();
+  const path = req.nextUrl.pathname;
+  if (STATIC_FILES.has(path)) {
+    // The icons are public files: anyone may fetch them, no one may post to them.
+    if (req.method === "GET" || req.method === "HEAD") return NextResponse.next();
+    return text(405, `${req.method} is not allowed on ${path}: it is a file to GET`, { allow: "GET, HEAD" });
+  }
+  return guardRequest(req) ?? actionBodyProblem(req) ?? NextResponse.next();
+}
+
+/** The files of public/ the proxy sees (only to refuse other methods than GET and HEAD). */
+const STATIC_FILES = new Set(["/favicon.ico", "/icon.svg"]);
+
+/**
+ * A server action (a form of a page: a review, a name, a login) takes a body of at most
+ * `ACTION_BODY_MAX` bytes, Next.js's `serverActions.bodySizeLimit`; past it Next.js throws (a 500
+ * with no message the page can show). A request that declares a longer body, or that carries one
+ * without declaring its length, is answered here: 413 with the limit.
+ */
+const ACTION_BODY_MAX = 1024 * 1024;
+
+function actionBodyProblem(req: NextRequest): NextResponse | null {
+  if (req.method !== "POST" || !req.headers.has("next-action")) return null;
+  const raw = req.headers.get("content-length");
+  const declared = raw !== null && /^\d+$/.test(raw.trim()) ? Number(raw) : null;
+  if (declared !== null && declared <= ACTION_BODY_MAX) return null;
+  return text(
+    413,
+    declared === null
+      ? "a form's request must declare its length (Content-Length), of at most 1 MB"
+      : `the form's request is ${declared} bytes, over the limit of 1 MB for a form (a review note, a name, a login): shorten what was typed`,
+  );
 }
 
 /**
@@ -138,7 +168,8 @@ function sameSiteHop(url: URL): NextResponse {
 }
 
 export const config = {
-  // Not /api/upload: running the proxy for a request makes Next.js buffer its body in memory and
-  // keep only the first 10 MB. The upload route calls `proxy` itself before reading the body.
-  matcher: ["/((?!_next/static|_next/image|favicon.ico|icon.svg|api/upload$).*)"],
+  // Not /api/upload nor /fixtures/import: running the proxy for a request makes Next.js buffer its
+  // body in memory and keep only the first 10 MB. Those routes call `guardRequest` themselves before
+  // reading the body. The icons pass here only to refuse methods other than GET.
+  matcher: ["/((?!_next/static|_next/image|api/upload$|fixtures/import$).*)"],
 };

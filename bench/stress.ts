@@ -5,11 +5,14 @@
  *   - uploads (`POST /api/upload`),
  *   - page requests (overview, run pages with filters and a search, trace pages, /ingests, probes),
  *   - exports (`GET /runs/NAME/export`, read to the end),
+ *   - fixture imports (`POST /fixtures/import`), each into a set of its own, the first over 12 MB
+ *     (past the 10 MB a proxy would keep of a body),
  *   - with a lexicon at its limits (saved first through `assumeprobe lexicon edit`: 500 terms in
  *     each of 10 fields, 5,000 in all), the tuning pages (`/lexicon`, a probe's tune page) beside
  *     `/probes`,
  * then prints the requests and errors of each kind, their p50/p95 latency, and the records
- * stored against the records sent (every record has an id of its own, so the two must be equal).
+ * stored against the records sent (every record has an id of its own, so the two must be equal),
+ * the same for fixture lines and lexicon terms.
  *
  *   npm run stress                      # 60 s
  *   npx tsx bench/stress.ts --seconds 20 --browsers 4
@@ -34,8 +37,9 @@ const { values } = parseArgs({
     browsers: { type: "string", default: "3" },
     "cli-records": { type: "string", default: "4000" },
     "upload-records": { type: "string", default: "2000" },
+    "fixture-lines": { type: "string", default: "1000" },
     /** Which loads to run (all by default): to tell which one slows the others. */
-    only: { type: "string", default: "cli,upload,browse,export,lexicon" },
+    only: { type: "string", default: "cli,upload,browse,export,lexicon,fixtures" },
     /** The server's port (default: any free one). */
     port: { type: "string", default: "0" },
   },
@@ -45,6 +49,7 @@ const SECONDS = Number(values.seconds);
 const BROWSERS = Number(values.browsers);
 const CLI_RECORDS = Number(values["cli-records"]);
 const UPLOAD_RECORDS = Number(values["upload-records"]);
+const FIXTURE_LINES = Number(values["fixture-lines"]);
 /** No more files than this of each kind, whatever the time allows. */
 const MAX_FILES = 200;
 
@@ -202,6 +207,64 @@ async function exporter(base: string): Promise<void> {
   }
 }
 
+// ---- Fixture imports ------------------------------------------------------------------------------
+
+let fixturesSent = 0;
+
+/** `n` distinct fixture lines for `set`, about `size` bytes each, made from a demo fixture's export line. */
+async function fixtureFile(template: Record<string, unknown>, set: string, n: number, size: number) {
+  const { fixtureIdentity } = await import("../lib/fixtures/world");
+  const t = template as { world: never; response: Record<string, unknown>; field: string };
+  const pad = "f".repeat(Math.max(0, size - JSON.stringify(template).length));
+  const lines: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const response = { ...t.response, text: `Which region are you in? ${set} ${i} ${pad}` };
+    const identity = fixtureIdentity(t.world, response as never, t.field);
+    lines.push(JSON.stringify({ ...template, set, identity, response, source: null }));
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+async function fixtureImporter(base: string): Promise<void> {
+  const exported = await runNode([CLI, "fixtures", "export", "demo-regressions"], { ASSUMEPROBE_DB: dbPath });
+  const template = JSON.parse(exported.stdout.split("\n")[0]) as Record<string, unknown>;
+  for (let i = 0; i < MAX_FILES && !deadline(); i++) {
+    const set = `stress-fixtures-${i}`;
+    // The first is over 12 MB: read whole, not the 10 MB a proxy keeps.
+    const [n, size] = i === 0 ? [6000, 2200] : [FIXTURE_LINES, 1200];
+    const body = await fixtureFile(template, set, n, size);
+    const t0 = performance.now();
+    let error: string | undefined;
+    try {
+      const res = await fetch(`${base}/fixtures/import?filename=${set}.jsonl&set=${set}`, {
+        method: "POST",
+        body,
+      });
+      const s = (await res.json()) as { lines?: number; added?: number; rejected?: number; error?: string };
+      if (res.status !== 200 || s.lines !== n || s.added !== n || s.rejected !== 0)
+        error = `HTTP ${res.status}: ${s.error ?? JSON.stringify(s).slice(0, 200)}`;
+    } catch (e) {
+      error = String(e);
+    }
+    fixturesSent += n;
+    record(i === 0 ? "fixture import (12 MB)" : "fixture import", performance.now() - t0, error);
+  }
+}
+
+function fixturesStored(): number {
+  const db = new Database(dbPath, { readonly: true });
+  try {
+    return db
+      .prepare(
+        "SELECT count(*) FROM fixtures f JOIN fixture_sets s ON s.id = f.set_id WHERE s.name LIKE 'stress-fixtures-%'",
+      )
+      .pluck()
+      .get() as number;
+  } finally {
+    db.close();
+  }
+}
+
 // ---- A lexicon at its limits, and the tuning pages under load ------------------------------------
 
 const LEXICON_FIELDS = ["timezone", "severity", ...Array.from({ length: 8 }, (_, i) => `field_${i}`)];
@@ -297,6 +360,7 @@ async function main(): Promise<void> {
       ...(ONLY.has("export") ? [exporter(base)] : []),
       ...(ONLY.has("browse") ? Array.from({ length: BROWSERS }, (_, i) => browser(base, i)) : []),
       ...(ONLY.has("lexicon") ? [tuner(base)] : []),
+      ...(ONLY.has("fixtures") ? [fixtureImporter(base)] : []),
     ]);
     const took = (Date.now() - t0) / 1000;
     report(took);
@@ -347,8 +411,16 @@ function report(took: number): void {
       `lexicon terms sent ${fmt(lexiconSent)}, stored ${fmt(terms)} (${lexiconOk ? "equal" : "DIFFERENT"})`,
     );
   }
+  let fixturesOk = true;
+  if (ONLY.has("fixtures")) {
+    const lines = fixturesStored();
+    fixturesOk = lines === fixturesSent;
+    console.log(
+      `fixture lines sent ${fmt(fixturesSent)}, stored ${fmt(lines)} (${fixturesOk ? "equal" : "DIFFERENT"})`,
+    );
+  }
   for (const [name, k] of kinds) for (const e of k.firstErrors) console.log(`  error (${name}): ${e}`);
-  if (errors > 0 || stored !== sent || !lexiconOk) process.exitCode = 1;
+  if (errors > 0 || stored !== sent || !lexiconOk || !fixturesOk) process.exitCode = 1;
 }
 
 await main();

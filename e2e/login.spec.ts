@@ -102,11 +102,13 @@ test.describe("a server with an access token", () => {
       [`${runPath}/export`, { cookie: `assumeprobe_session=${TOKEN}` }],
       [`${runPath}/export`, { cookie: `assumeprobe_token=${TOKEN}` }],
       ["/api/upload?filename=x.jsonl", {}],
+      // It reads its body itself, past the proxy: the same checks run first.
+      ["/fixtures/import?filename=x.jsonl", {}],
       ["/probes", { accept: "application/json" }],
     ] as [string, Record<string, string>][]) {
       const res = await rawRequest(server.port, path, {
         headers,
-        method: path.startsWith("/api") ? "POST" : "GET",
+        method: path.startsWith("/api") || path.startsWith("/fixtures/import") ? "POST" : "GET",
       });
       expect(res.status, `${path} ${JSON.stringify(headers)}`).toBe(401);
       expect(res.headers["www-authenticate"]).toContain("Bearer");
@@ -186,7 +188,7 @@ test.describe("a server started by hand beyond loopback without a token", () => 
           "/api/upload?filename=x.jsonl",
         ]) {
           const res = await rawRequest(server.port, path, {
-            method: path.startsWith("/api") ? "POST" : "GET",
+            method: path.startsWith("/api") || path.startsWith("/fixtures/import") ? "POST" : "GET",
           });
           expect(res.status, path).toBe(503);
           expect(res.body).toContain("ASSUMEPROBE_TOKEN");

@@ -57,6 +57,7 @@ test.describe("Host names (DNS rebinding)", () => {
     ["GET", "/probes"],
     ["GET", "/runs/no-such-run/export"],
     ["POST", "/api/upload?filename=rebind.jsonl&run=rebind-planted"],
+    ["POST", "/fixtures/import?filename=rebind.jsonl&set=rebind-planted"],
     ["GET", "/login"],
   ];
 
@@ -113,6 +114,8 @@ test.describe("cross-site requests", () => {
       ["POST", "/api/upload?filename=csrf.jsonl&run=csrf-planted", {}],
       ["PUT", "/api/upload?filename=csrf.jsonl&run=csrf-planted", { "content-type": "text/plain" }],
       ["OPTIONS", "/api/upload?filename=csrf.jsonl", { "access-control-request-method": "POST" }],
+      ["POST", "/fixtures/import?filename=csrf.jsonl&set=csrf-planted", { "content-type": "text/plain" }],
+      ["PUT", "/fixtures/import?filename=csrf.jsonl&set=csrf-planted", { "content-type": "text/plain" }],
       ["GET", "/runs/no-such-run/export", {}],
       ["POST", "/", { "content-type": "text/plain", "next-action": "x" }],
       ["POST", "/login", { "content-type": "application/x-www-form-urlencoded" }],

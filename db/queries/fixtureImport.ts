@@ -258,6 +258,9 @@ export async function importFixtures(
     if (batch.length >= BATCH) {
       writeBatch(db, batch, o, sum);
       batch = [];
+      // A turn of the event loop between batches: a big import on the server's request thread
+      // leaves room for other requests (lines come from an async iterable of microtasks alone).
+      await new Promise<void>((r) => setImmediate(r));
     }
   }
   if (batch.length > 0) writeBatch(db, batch, o, sum);

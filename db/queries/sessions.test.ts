@@ -1,5 +1,10 @@
+import { createHash } from "node:crypto";
+import { copyFileSync, existsSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { tempDb } from "../../lib/ingest/testIngest";
+import { openDb } from "../client";
+import { secretPath } from "./serverSecret";
 import { createSession, deleteSession, findSession, SESSION_DAYS } from "./sessions";
 
 const { db, cleanup } = tempDb("sessions");
@@ -41,5 +46,53 @@ describe("sessions", () => {
     const left = db.sqlite.prepare("SELECT count(*) FROM sessions WHERE expires_at < '2001'").pluck().get();
     expect(left).toBe(0);
     expect(findSession(db, old.id, "tok-4", new Date("2000-01-02T00:00:00Z"))).toBeNull();
+  });
+});
+
+describe("the keyed hashes of sessions", () => {
+  it("keeps a random secret beside the database, readable by its owner only, made once", () => {
+    const path = secretPath(db.path);
+    expect(existsSync(path)).toBe(true);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    const before = readFileSync(path, "utf8");
+    createSession(db, "tok-5", null);
+    expect(readFileSync(path, "utf8")).toBe(before);
+    expect(Buffer.from(before, "base64url").length).toBe(32);
+  });
+
+  it("stores no plain hash of the token: a copied database without the secret tests no guess", () => {
+    createSession(db, "weak", null);
+    const prints = db.sqlite.prepare("SELECT token_fingerprint FROM sessions").pluck().all() as string[];
+    const plain = createHash("sha256").update("token\u0000weak").digest("hex");
+    for (const p of prints) {
+      expect(plain.startsWith(p)).toBe(false);
+      expect(p).not.toBe(createHash("sha256").update("weak").digest("hex"));
+    }
+  });
+
+  it("a copy of the database finds its sessions only with the secret copied beside it", () => {
+    const other = tempDb("sessions-secret");
+    try {
+      const s = createSession(other.db, "tok-6", null);
+      expect(findSession(other.db, s.id, "tok-6")).not.toBeNull();
+      const bare = join(other.dir, "copy.db");
+      const withKey = join(other.dir, "keyed.db");
+      other.db.sqlite.exec(`VACUUM INTO '${bare}'`);
+      other.db.sqlite.exec(`VACUUM INTO '${withKey}'`);
+      copyFileSync(secretPath(other.db.path), secretPath(withKey));
+      for (const [path, found] of [
+        [bare, false],
+        [withKey, true],
+      ] as const) {
+        const copy = openDb(path);
+        try {
+          expect(findSession(copy, s.id, "tok-6") !== null).toBe(found);
+        } finally {
+          copy.sqlite.close();
+        }
+      }
+    } finally {
+      other.cleanup();
+    }
   });
 });

@@ -1,5 +1,6 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import type { Db } from "../client";
+import { serverSecret } from "./serverSecret";
 
 /** The cookie that holds a session id (random, HttpOnly, SameSite=Strict). */
 export const SESSION_COOKIE = "assumeprobe_session";
@@ -16,10 +17,14 @@ export interface Session {
 /** 32 random bytes, base64url: 43 characters. Anything else is no session id. */
 const ID_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
-const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
-const hashId = (id: string) => sha256(`session\u0000${id}`);
-/** Enough of a hash of the token to tell that it changed, too little to test guesses of it with. */
-export const tokenFingerprint = (token: string) => sha256(`token\u0000${token}`).slice(0, 12);
+/**
+ * Keyed hashes (HMAC-SHA-256 with the server's secret, kept beside the database file): a copied
+ * database alone allows neither finding a session's id nor testing guesses of a weak token.
+ */
+const keyed = (db: Db, s: string) => createHmac("sha256", serverSecret(db.path)).update(s).digest("hex");
+const hashId = (db: Db, id: string) => keyed(db, `session\u0000${id}`);
+/** Tells that the token changed (a session made with another token is no session). */
+export const tokenFingerprint = (db: Db, token: string) => keyed(db, `token\u0000${token}`);
 
 /**
  * A new session for a login with `token`; returns the id for the cookie (only its hash is stored).
@@ -40,7 +45,13 @@ export function createSession(
         .prepare(
           "INSERT INTO sessions (id_hash, token_fingerprint, reviewer, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
         )
-        .run(hashId(id), tokenFingerprint(token), reviewer, now.toISOString(), expiresAt.toISOString());
+        .run(
+          hashId(db, id),
+          tokenFingerprint(db, token),
+          reviewer,
+          now.toISOString(),
+          expiresAt.toISOString(),
+        );
     })
     .immediate();
   return { id, expiresAt };
@@ -53,12 +64,12 @@ export function findSession(db: Db, id: string | undefined, token: string, now =
     .prepare(
       "SELECT reviewer, expires_at AS expiresAt FROM sessions WHERE id_hash = ? AND token_fingerprint = ? AND expires_at > ?",
     )
-    .get(hashId(id), tokenFingerprint(token), now.toISOString()) as Session | undefined;
+    .get(hashId(db, id), tokenFingerprint(db, token), now.toISOString()) as Session | undefined;
   return row ?? null;
 }
 
 /** Ends a session (logout). */
 export function deleteSession(db: Db, id: string | undefined): void {
   if (!id || !ID_SHAPE.test(id)) return;
-  db.sqlite.prepare("DELETE FROM sessions WHERE id_hash = ?").run(hashId(id));
+  db.sqlite.prepare("DELETE FROM sessions WHERE id_hash = ?").run(hashId(db, id));
 }

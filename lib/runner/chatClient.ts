@@ -1,4 +1,5 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
+import { DEFAULT_MAX_RECORD_BYTES } from "../ingest/splitRecords";
 import { isObject } from "../isObject";
 import type { ChatRequest } from "./request";
 import { type Failure, type FailureKind, kindOfStatus, parseRetryAfter } from "./retry";
@@ -23,7 +24,17 @@ export interface ChatClientOptions {
 
 /** Error codes that mean nothing listens at the address: retrying cannot help. */
 const NO_SERVER = new Set(["ECONNREFUSED", "ENOTFOUND", "EADDRNOTAVAIL"]);
+/** Error codes of a connection that broke after the answer began (undici's "terminated"). */
+const BROKEN = new Set(["UND_ERR_SOCKET", "UND_ERR_CLOSED", "ECONNRESET", "EPIPE", "ECONNABORTED"]);
 const MAX_MESSAGE = 300;
+/**
+ * The largest answer payload taken: ingest's record limit (the same constant) less room for the
+ * record's other fields (id, run, model, params), so every answer counted can be stored.
+ */
+export const RECORD_ROOM_BYTES = 16 * 1024;
+export const MAX_ANSWER_BYTES = DEFAULT_MAX_RECORD_BYTES - RECORD_ROOM_BYTES;
+/** How much of a body that is no chat completion the message shows. */
+const BODY_START = 160;
 
 /** Every `code` in an error's cause chain (undici nests them; a dual-stack connect has several). */
 function errorCodes(e: unknown, depth = 0): string[] {
@@ -73,7 +84,19 @@ export function classifyError(
     if (after !== undefined) failure.retryAfterMs = after;
     return failure;
   }
-  // A 2xx body that would not read (cut off, not JSON where JSON was promised), or anything else.
+  // The connection closed after the headers, in the middle of the body: dropped, as before them.
+  const codes = errorCodes(e);
+  const broken = codes.find((c) => BROKEN.has(c));
+  if (broken || (e instanceof TypeError && e.message === "terminated")) {
+    const cause =
+      isObject(e) && isObject(e.cause) && typeof e.cause.message === "string" ? e.cause.message : "";
+    const detail = [broken, cause].filter(Boolean).join(": ");
+    return {
+      kind: "dropped",
+      message: scrub(`the connection closed in the middle of the answer${detail ? ` (${detail})` : ""}`),
+    };
+  }
+  // A 2xx body that would not read (not JSON where JSON was promised), or anything else.
   const message = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
   return { kind: "unreadable", message: scrub(`the answer could not be read (${message})`) };
 }
@@ -103,11 +126,12 @@ export function createChatClient(o: ChatClientOptions): ChatClient {
       const onStop = () => ctl.abort();
       stop?.addEventListener("abort", onStop, { once: true });
       try {
-        const raw: unknown = await client.chat.completions.create(body as never, {
-          signal: ctl.signal,
-          maxRetries: 0,
-          timeout: o.timeoutMs,
-        });
+        const { data: raw, response } = await client.chat.completions
+          .create(body as never, { signal: ctl.signal, maxRetries: 0, timeout: o.timeoutMs })
+          .withResponse();
+        const refused = answerProblem(raw, response.status, response.headers.get("content-type"));
+        if (refused)
+          return { ok: false, failure: { ...refused, message: clip(scrubText(refused.message, secrets)) } };
         return { ok: true, raw };
       } catch (e) {
         return { ok: false, failure: classifyError(e, timedOut, o.timeoutMs, secrets) };
@@ -117,4 +141,31 @@ export function createChatClient(o: ChatClientOptions): ChatClient {
       }
     },
   };
+}
+
+/**
+ * Why a 2xx payload is not an answer the run may keep, or null: not a chat completion (a proxy's
+ * page, a wrong base URL: fails its sample, with the start of the body, and a retry would get the
+ * same), or larger than ingest could store as a record.
+ */
+export function answerProblem(raw: unknown, status: number, contentType: string | null): Failure | null {
+  const isCompletion = isObject(raw) && Array.isArray(raw.choices);
+  if (!isCompletion) {
+    const text = typeof raw === "string" ? raw : (JSON.stringify(raw) ?? String(raw));
+    const start = text.replace(/\s+/g, " ").trim().slice(0, BODY_START);
+    const type = contentType?.split(";")[0].trim() || "no content type";
+    return {
+      kind: "unreadable",
+      status,
+      message: `the answer is not a chat completion (${status} ${type}): ${start}${text.length > BODY_START ? "…" : ""}`,
+    };
+  }
+  const bytes = Buffer.byteLength(JSON.stringify(raw));
+  if (bytes > MAX_ANSWER_BYTES)
+    return {
+      kind: "too_large",
+      status,
+      message: `the answer is ${bytes} bytes: over the record limit of ${DEFAULT_MAX_RECORD_BYTES} bytes ingest stores (less ${RECORD_ROOM_BYTES} for the record's other fields), so it is not kept`,
+    };
+  return null;
 }

@@ -15,7 +15,8 @@ export type FailureKind =
   | "timeout" // no whole answer within --timeout
   | "dropped" // the connection broke
   | "rejected" // another 4xx
-  | "unreadable"; // a 2xx whose body could not be read
+  | "unreadable" // a 2xx whose body could not be read, or that is no chat completion
+  | "too_large"; // an answer larger than ingest's record limit
 
 export interface Failure {
   kind: FailureKind;

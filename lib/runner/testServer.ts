@@ -22,7 +22,9 @@ export type Step =
   /** The connection is cut before any answer. */
   | { drop: true }
   /** Headers and half a body come, then nothing more. */
-  | { stall: true };
+  | { stall: true }
+  /** Headers and half a body come, then the connection is closed. */
+  | { cut: true };
 
 export interface SeenRequest {
   method: string;
@@ -118,6 +120,11 @@ export async function startChatServer(
         res.on("close", () => hanging.delete(res));
         res.writeHead(200, { "content-type": "application/json", "content-length": "1000" });
         res.write('{"object": "chat.completion", "choices": [');
+        return;
+      }
+      if ("cut" in step) {
+        res.writeHead(200, { "content-type": "application/json", "content-length": "1000" });
+        res.write('{"object": "chat.completion", "choices": [', () => req.socket.destroy());
         return;
       }
       if ("drop" in step) {

@@ -1,8 +1,8 @@
-import { pipeline, Readable, Transform } from "node:stream";
 import { NextRequest } from "next/server";
 import { getDb } from "@/db/client";
 import { ingestUpload } from "@/db/queries/ingestUpload";
 import { getProbe, syncBuiltinProbes } from "@/db/queries/probes";
+import { BodyStopped, declaredLength, megabytes, readBody } from "@/lib/http/requestBody";
 import { describeFailure } from "@/lib/ingest/pipeline";
 import { sourceName } from "@/lib/ingest/readSource";
 import { DEFAULT_PROBE_ID } from "@/lib/probe/builtin";
@@ -14,39 +14,6 @@ export const dynamic = "force-dynamic";
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
-
-/**
- * Counts bytes as they stream in: stops the upload past the limit (`exceeded` then says so), and
- * fails loudly when the body ends short of the length its request declared, so a body cut off on
- * its way (a client that gave up, anything in between that kept only part of it) is never taken
- * for the whole file.
- */
-class UploadMeter extends Transform {
-  exceeded = false;
-  private seen = 0;
-
-  constructor(
-    private readonly max: number,
-    private readonly declared: number | null,
-  ) {
-    super();
-  }
-
-  override _transform(chunk: Buffer, _enc: BufferEncoding, done: (e?: Error | null, c?: Buffer) => void) {
-    this.seen += chunk.length;
-    if (this.seen <= this.max) return done(null, chunk);
-    this.exceeded = true;
-    done(new Error(`the upload is larger than the limit of ${Math.round(this.max / 1048576)} MB`));
-  }
-
-  override _flush(done: (e?: Error | null) => void) {
-    if (this.declared !== null && this.seen !== this.declared)
-      return done(
-        new Error(`the upload arrived cut off: ${this.seen} of the ${this.declared} bytes it declared`),
-      );
-    done();
-  }
-}
 
 /**
  * Ingests an uploaded JSONL file through the same code path as `assumeprobe ingest`, on a thread
@@ -66,11 +33,10 @@ export async function POST(req: Request) {
   if (!parsed.success) return json(400, { error: describeIssues(parsed.error) });
   const p = parsed.data;
   const max = uploadLimitBytes();
-  const declaredHeader = Number(req.headers.get("content-length") ?? "NaN");
-  const declared = Number.isFinite(declaredHeader) ? declaredHeader : null;
+  const declared = declaredLength(req.headers);
   if (declared !== null && declared > max) {
     return json(413, {
-      error: `the file is ${Math.round(declared / 1048576)} MB, over the upload limit of ${Math.round(max / 1048576)} MB (ASSUMEPROBE_UPLOAD_MAX_MB); use the command line for larger files: npx assumeprobe ingest FILE`,
+      error: `the file is ${megabytes(declared)} MB, over the upload limit of ${megabytes(max)} MB (ASSUMEPROBE_UPLOAD_MAX_MB); use the command line for larger files: npx assumeprobe ingest FILE`,
     });
   }
   if (!req.body) return json(400, { error: "the request has no file in its body" });
@@ -78,13 +44,21 @@ export async function POST(req: Request) {
   syncBuiltinProbes(db);
   const probe = p.probe ?? DEFAULT_PROBE_ID;
   if (!getProbe(db, probe)) return json(400, { error: `unknown probe "${probe}"` });
-  const meter = new UploadMeter(max, declared);
-  // pipeline, not pipe: a client that aborts ends the ingest (with what came before) instead of hanging it.
-  const body = pipeline(
-    Readable.fromWeb(req.body as import("node:stream/web").ReadableStream),
-    meter,
-    () => {},
-  );
+  // Every byte that arrived before a stop (the limit, a cut-off body, a client gone) reaches the
+  // ingest, which keeps each complete line and says where the body stopped.
+  let over = false;
+  const body = (async function* () {
+    try {
+      yield* readBody(req.body as ReadableStream<Uint8Array>, {
+        max,
+        declared,
+        limitName: "ASSUMEPROBE_UPLOAD_MAX_MB",
+      });
+    } catch (e) {
+      if (e instanceof BodyStopped) over = e.over;
+      throw e;
+    }
+  })();
   const result = await ingestUpload(db, body, {
     file: p.filename,
     name: sourceName(p.filename),
@@ -107,7 +81,7 @@ export async function POST(req: Request) {
   const failed = summary.unreadable?.[0];
   if (!failed) return json(200, summary);
   // Cut off (past the limit, short of its length, a broken gzip stream): what was kept, and why it stopped.
-  return json(meter.exceeded ? 413 : 400, { ...summary, error: describeFailure(failed) });
+  return json(over ? 413 : 400, { ...summary, error: describeFailure(failed) });
 }
 
 /**
