@@ -94,6 +94,24 @@ test("search is q or search; an unknown parameter or field is a notice on the pa
   expect(await lines(`/api/export?run=${RUN}&search=timezone`)).toEqual(byQ);
 });
 
+test("the trace page says so too: an unknown parameter or field is a notice, a known one none", async ({
+  page,
+}) => {
+  await matches(page, "");
+  const href = await page.locator('a[href^="/traces/"]').first().getAttribute("href");
+  const path = (href ?? "").split("?")[0];
+  expect(path).toMatch(/^\/traces\/\d+$/);
+  await page.goto(`${path}?search=timezone&pos=1`);
+  await expect(page.getByTestId("trace-page")).toBeVisible();
+  await expect(page.getByTestId("filter-notice")).toHaveCount(0);
+  await page.goto(`${path}?serch=timezone`);
+  await expect(page.getByTestId("filter-notice")).toContainText('unknown parameter "serch"');
+  await expect(page.getByTestId("filter-notice")).toContainText("q (or search)");
+  await page.goto(`${path}?field=timezon&label=ASK`);
+  await expect(page.getByTestId("filter-notice")).toContainText('no field "timezon" (its fields: ');
+  await shoot(page, "trace-filter-notice");
+});
+
 test("downloads are named by run or set, variant and filter", async ({ request }) => {
   const name = async (path: string) => {
     const r = await request.get(path);

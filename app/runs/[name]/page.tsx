@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { Ident } from "@/app/_components/Breakable";
 import { Card } from "@/app/_components/Card";
 import { FieldRatesTable } from "@/app/_components/FieldRatesTable";
+import { FilterNotices } from "@/app/_components/FilterNotices";
 import { BulkAddToSet } from "@/app/_fixtures/BulkAddToSet";
 import { resumeBulkJobs } from "@/app/_review/bulkProcess";
 import { bulkJobView } from "@/app/_review/bulkView";
@@ -71,9 +72,7 @@ export default async function RunPage({ params, searchParams }: Props) {
   const fieldNames = run.fields.map((f) => f.field);
   const field = filterField(filter, fieldNames);
   // A parameter the page does not read, or a field the run lacks, is said, not silently dropped.
-  const notices = [...unknownParams(sp, RUN_PAGE_PARAMS), unknownFieldNotice(filter, fieldNames)].filter(
-    (n): n is string => n !== null,
-  );
+  const notices = [...unknownParams(sp, RUN_PAGE_PARAMS), unknownFieldNotice(filter, fieldNames)];
   const unpaged = { ...filter, after: undefined, before: undefined };
   const holding = at ? pageHolding(db, run.id, unpaged, field, at, positiveInt(sp.pos) ?? null) : null;
   const page = holding ?? listTraces(db, run.id, filter, field);
@@ -257,17 +256,7 @@ export default async function RunPage({ params, searchParams }: Props) {
         clearHref={base}
       />
 
-      {notices.length ? (
-        <ul
-          role="status"
-          className="rounded border border-amber-300 bg-amber-50 p-2 text-sm break-words text-amber-900"
-          data-testid="filter-notice"
-        >
-          {notices.map((n) => (
-            <li key={n}>{n}</li>
-          ))}
-        </ul>
-      ) : null}
+      <FilterNotices notices={notices} />
 
       {at && holding && !holding.found ? (
         <p

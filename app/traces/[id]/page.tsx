@@ -5,6 +5,7 @@ import { connection } from "next/server";
 import { breakable, Ident } from "@/app/_components/Breakable";
 import { Card } from "@/app/_components/Card";
 import { FilterNote } from "@/app/_components/FilterNote";
+import { FilterNotices } from "@/app/_components/FilterNotices";
 import { FlagList } from "@/app/_components/FlagList";
 import { GateBadge } from "@/app/_components/GateBadge";
 import { LabelChip } from "@/app/_components/LabelChip";
@@ -24,7 +25,14 @@ import { GATE_LOG_FORM } from "@/lib/ingest/gateLogForm";
 import { ANY_FIELD } from "@/lib/ingest/tags";
 import { askTermHits, markArgumentsBounded, readCallArguments } from "@/lib/probe/argumentMarks";
 import { runHref } from "@/lib/runPath";
-import { filterToParams, parseTraceFilter, type TraceFilter } from "@/lib/traceFilter";
+import {
+  filterField,
+  filterToParams,
+  parseTraceFilter,
+  type TraceFilter,
+  unknownFieldNotice,
+  unknownParams,
+} from "@/lib/traceFilter";
 import { GateLogDecision, gateLogVerdicts } from "./GateLogDecision";
 import { traceLinks } from "./links";
 import { RecordDownloads } from "./RecordDownloads";
@@ -49,11 +57,15 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 /** Filters that name a field's label, reason or agreement need a field; the run page always sends one. */
 function navField(filter: TraceFilter, fields: string[]): string | null {
-  if (filter.field) return filter.field;
+  // A field the run lacks reads every field, as the run page does (and says so).
+  if (filter.field) return filterField(filter, fields);
   if (!(filter.label || filter.reason || filter.human || filter.recorded || filter.flag)) return null;
   // As on the run page: a filter that names no field reads every field.
   return fields.length ? ANY_FIELD : null;
 }
+
+/** The trace page's own parameters beside the filter's. */
+const TRACE_PAGE_PARAMS = ["pos"] as const;
 
 /** A 1-based position carried in the URL (`pos`), when it is one. */
 function position(v: string | string[] | undefined): number | null {
@@ -72,6 +84,11 @@ export default async function TracePage({ params, searchParams }: Props) {
   const sp = await searchParams;
   const rawFilter = parseTraceFilter(sp);
   const field = navField(rawFilter, Object.keys(t.result.fields));
+  // As on the run page: what the page does not read of its URL is said, not silently dropped.
+  const notices = [
+    ...unknownParams(sp, TRACE_PAGE_PARAMS),
+    unknownFieldNotice(rawFilter, Object.keys(t.result.fields)),
+  ];
   const filter: TraceFilter = {
     ...rawFilter,
     field: field ?? undefined,
@@ -138,6 +155,8 @@ export default async function TracePage({ params, searchParams }: Props) {
         <span aria-hidden="true"> › </span>
         <span>trace #{t.id}</span>
       </nav>
+
+      <FilterNotices notices={notices} />
 
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
