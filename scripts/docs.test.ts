@@ -199,7 +199,7 @@ const KNOWN_EXCEPTIONS = new Set([
   "lib/ingest/pipelineOneRecord.test.ts -> db/queries/ingestStore",
   "lib/runner/fuzzBlobs.ts -> scripts/rng",
   "lib/fixtures/pytest.test.ts -> scripts/rng",
-  "db/queries/ingestThreads.ts -> scripts/cliBundle.js",
+  "db/jobs/threads.ts -> scripts/cliBundle.js",
 ]);
 
 /** The rule an import breaks, or null. */

@@ -3,6 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { currentReviewer } from "@/app/_review/reviewer";
 import { getDb } from "@/db/client";
+import { startJob } from "@/db/jobs/background";
 import { syncSeedSet } from "@/db/queries/fixtureSeed";
 import { currentLexiconVersion, LexiconConflict, saveLexiconAsync } from "@/db/queries/lexicon";
 import { getProbe, ProbeEditError, saveProbeConfiguration } from "@/db/queries/probes";
@@ -16,7 +17,6 @@ import { LexiconError } from "@/lib/lexicon/lexicon";
 import { describeZodError } from "@/lib/review/contract";
 import { RescoreIdsSchema, SaveDraftSchema, StartRescoreSchema, TuneDraftSchema } from "@/lib/tune/contract";
 import type { WhatIfReport } from "@/lib/tune/whatIf";
-import { launchRescores, resumeRescores } from "./rescoreProcess";
 
 type Fail = { ok: false; error: string; needsReviewer?: true };
 
@@ -119,17 +119,16 @@ export async function startRescoreAction(
       by,
     ),
   );
-  launchRescores(db, ids);
+  for (const id of ids) void startJob(db, "rescore", id);
   return { ok: true, jobs: rescoreProgress(db, ids) };
 }
 
-/** The progress of re-scores a page started; picks up ones whose runner is gone. */
+/** The progress of re-scores a page started: a read, it never starts work. */
 export async function rescoreStatusAction(
   input: unknown,
 ): Promise<{ ok: true; jobs: RescoreProgressView[] } | Fail> {
   const parsed = RescoreIdsSchema.safeParse(input);
   if (!parsed.success) return { ok: false, error: describeZodError(parsed.error) };
   const db = getDb();
-  resumeRescores(db);
   return { ok: true, jobs: rescoreProgress(db, parsed.data.ids) };
 }

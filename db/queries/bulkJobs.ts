@@ -162,18 +162,3 @@ export function bulkSkips(db: Db, id: number, limit = 200): BulkSkip[] {
     review: { id: r.rid, label: r.label, reviewer: r.reviewer, createdAt: r.createdAt },
   }));
 }
-
-/**
- * Claims a job for this runner when nobody holds it (no lease, an expired one, or ours).
- * Returns whether we hold it now.
- */
-export function claimBulk(db: Db, id: number, owner: string, until: number, now = Date.now()): boolean {
-  return (
-    db.sqlite
-      .prepare(
-        `UPDATE bulk_reviews SET lease_owner = ?, lease_until = ? WHERE id = ? AND status = 'running'
-           AND (lease_owner IS NULL OR lease_owner = ? OR lease_until IS NULL OR lease_until < ?)`,
-      )
-      .run(owner, until, id, owner, now).changes > 0
-  );
-}

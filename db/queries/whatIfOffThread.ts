@@ -6,7 +6,7 @@
 import type { Worker } from "node:worker_threads";
 import type { WhatIfReport } from "../../lib/tune/whatIf";
 import type { Db } from "../client";
-import { startIngestThread } from "./ingestThreads";
+import { startThread } from "../jobs/threads";
 import type { TuneDraft, WhatIfOptions } from "./whatIf";
 import type { WhatIfReply, WhatIfRequest } from "./whatIfThread";
 
@@ -23,7 +23,7 @@ const g = globalThis as unknown as { assumeprobeWhatIf?: State };
 
 function thread(): State {
   if (g.assumeprobeWhatIf) return g.assumeprobeWhatIf;
-  const worker = startIngestThread("what-if", null);
+  const worker = startThread("what-if", null);
   const state: State = { worker, seq: 0, waiting: new Map() };
   worker.on("message", (m: WhatIfReply) => {
     const w = state.waiting.get(m.id);
