@@ -237,6 +237,21 @@ describe("the import rules", () => {
     expect(broken).toEqual([]);
   });
 
+  it("start no child process from app/: its background work runs on db/jobs' worker threads", () => {
+    const starts: string[] = [];
+    for (const file of sources.filter((f) => under(f, "app"))) {
+      for (const to of importsOf(file))
+        if (["pkg:node:child_process", "pkg:child_process", "pkg:node:cluster", "pkg:cluster"].includes(to))
+          starts.push(`${file} -> ${to}`);
+      const src = read(file);
+      for (const m of src.matchAll(
+        /(?<![.\w])(spawn|fork|execFile|execSync|spawnSync)\s*\(|bin\/assumeprobe\.js|"assumeprobe\.js"/g,
+      ))
+        starts.push(`${file}: ${m[0]}`);
+    }
+    expect(starts).toEqual([]);
+  });
+
   it("catch what they forbid", () => {
     expect(ruleBroken("lib/probe/score.ts", "db/client")).not.toBeNull();
     expect(ruleBroken("lib/probe/score.ts", "pkg:react")).not.toBeNull();

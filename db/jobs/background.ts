@@ -9,7 +9,7 @@ import type { Db } from "../client";
 import { JOB_KINDS, type JobEnd, type JobKind, type JobProgress } from "./kinds";
 import { abandonedJobs, LEASE_MS, newLeaseOwner, releaseLease } from "./lease";
 import { startThread } from "./threads";
-import type { JobMessage } from "./worker";
+import type { JobMessage, WorkerStart } from "./worker";
 
 interface Running {
   kind: JobKind;
@@ -66,7 +66,9 @@ export function startJob(
     }),
     start: () => {
       const owner = newLeaseOwner();
-      const worker = startThread("job", { kind, id, path: db.path, owner, ...opts });
+      const worker = startThread("job", {
+        job: { kind, id, path: db.path, owner, ...opts },
+      } satisfies WorkerStart);
       entry.worker = worker;
       let end: JobEnd | undefined;
       worker.on("message", (m: JobMessage) => {

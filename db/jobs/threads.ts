@@ -16,9 +16,8 @@ const SOURCES = {
   // The writer thread `assumeprobe ingest` starts beside it, and the one an upload is ingested on.
   "ingest-writer": ["db", "queries", "ingestWriterThread.ts"],
   "ingest-upload": ["db", "queries", "ingestUploadThread.ts"],
-  // The dashboard's what-ifs (db/queries/whatIfThread.ts).
-  "what-if": ["db", "queries", "whatIfThread.ts"],
-  // A background job: a bulk relabel or a re-score (worker.ts).
+  // The dashboard's background work: a job (a bulk relabel, a re-score) or its calls (a what-if,
+  // suggestions), worker.ts.
   job: ["db", "jobs", "worker.ts"],
 } as const;
 
