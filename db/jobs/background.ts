@@ -6,8 +6,9 @@
  */
 import type { Worker } from "node:worker_threads";
 import type { Db } from "../client";
+import { write } from "../write";
 import { JOB_KINDS, type JobEnd, type JobKind, type JobProgress } from "./kinds";
-import { abandonedJobs, LEASE_MS, newLeaseOwner, releaseLease } from "./lease";
+import { abandonedJobs, holds, LEASE_MS, newLeaseOwner, releaseLease } from "./lease";
 import { startThread } from "./threads";
 import type { JobMessage, WorkerStart } from "./worker";
 
@@ -45,6 +46,21 @@ function startWaiting(kind: JobKind): void {
 }
 
 /**
+ * A thread killed part way leaves its lease: give it up, so the job is resumed at once. A read
+ * first (it never waits), and the write, rarely needed, waits for the lock without blocking the
+ * request thread.
+ */
+async function giveUp(db: Db, kind: JobKind, id: number, owner: string): Promise<void> {
+  const lease = JOB_KINDS[kind].lease;
+  try {
+    if (!db.sqlite.open || !holds(db, lease, id, owner)) return;
+    await write(db, () => releaseLease(db, lease, id, owner));
+  } catch (e) {
+    console.error(`${kind} job ${id}: could not give its lease up (it is taken over when it runs out)`, e);
+  }
+}
+
+/**
  * Runs a job on a worker thread unless this process already runs it (or has it waiting its turn);
  * resolves when the thread ends (undefined when it stopped without an answer: killed, or it threw,
  * which is logged).
@@ -78,10 +94,10 @@ export function startJob(
       worker.on("error", (e) => console.error(`${kind} job ${id} failed on its thread:`, e));
       worker.on("exit", () => {
         if (jobs().get(k) === entry) jobs().delete(k);
-        // A thread killed part way leaves its lease: give it up, so the job is resumed at once.
-        if (db.sqlite.open) releaseLease(db, JOB_KINDS[kind].lease, id, owner);
-        resolveEnd(end);
-        startWaiting(kind);
+        void giveUp(db, kind, id, owner).finally(() => {
+          resolveEnd(end);
+          startWaiting(kind);
+        });
       });
     },
   };

@@ -87,6 +87,11 @@ export function renewLease(db: Db, t: LeasedTable, id: number, owner: string, no
   );
 }
 
+/** Whether `owner` holds the job's lease (a read: it never waits for a writer). */
+export function holds(db: Db, t: LeasedTable, id: number, owner: string): boolean {
+  return db.sqlite.prepare(`SELECT lease_owner FROM ${t.table} WHERE id = ?`).pluck().get(id) === owner;
+}
+
 /** Gives our lease up (the runner stopped): the job is free for the next runner at once. */
 export function releaseLease(db: Db, t: LeasedTable, id: number, owner: string): void {
   db.sqlite

@@ -21,7 +21,7 @@ describe("after a restart", () => {
     const job = await startedBulk(db, runId);
     // The server that ran them was killed part way: its leases still run for a minute.
     const dead = deadOwner();
-    bulkStep(db, job.id, { maxFields: 4 });
+    bulkStep(db, job.id, { maxFields: 4, budgetMs: 60_000 });
     const [rescore] = queueDashboardRescores(db, [runId], "ana");
     const until60 = Date.now() + 60_000;
     db.sqlite

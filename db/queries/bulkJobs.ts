@@ -74,17 +74,6 @@ export function latestBulkJob(db: Db, runId: number): BulkJob | undefined {
   );
 }
 
-/** Jobs still to finish (after a restart: every one). */
-export function runningBulkJobs(db: Db): BulkJob[] {
-  return (
-    db.sqlite
-      .prepare(`SELECT ${JOB_COLUMNS} FROM bulk_reviews WHERE status = 'running' ORDER BY id`)
-      .all() as never[]
-  )
-    .map(toJob)
-    .filter((j): j is BulkJob => j !== undefined);
-}
-
 /** Records a confirmed bulk relabel; one at a time per run. */
 export function startBulk(
   db: Db,
