@@ -190,9 +190,14 @@ async function main(): Promise<void> {
     // The same pages without a bulk relabel, as the baseline for the figure during one.
     const pages = [`${runUrl}`, `${runUrl}?field=timezone&label=${other}`, `/traces/${singles[0]}`, `/`];
     const quiet: number[] = [];
+    await loopDelay(base);
     for (let j = 0; j < 4 * REQUESTS; j++)
       quiet.push((await time(`${base}${pages[j % pages.length]}`, { headers: { cookie: COOKIE } })).ms);
+    const quietLoop = await loopDelay(base);
     console.log(row(`pages, no bulk relabel running (${quiet.length})`, quiet));
+    console.log(
+      `server event loop meanwhile (the baseline): p99 ${fmt(quietLoop.p99Ms, 1)} ms, max ${fmt(quietLoop.maxMs, 1)} ms`,
+    );
 
     // Bulk relabel of BULK fields while pages are requested one after another.
     const bulkQuery = `field=timezone&label=${label}&human=unreviewed`;

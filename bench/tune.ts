@@ -185,7 +185,16 @@ const dashboard = `http://127.0.0.1:${port}`;
 try {
   const runPage = `/runs/${encodeURIComponent(RUN)}`;
   for (let i = 0; i < 3; i++) await time(`${dashboard}${runPage}`);
+  // The baseline: the same pages with no re-score running (the delay pages alone cause, and a
+  // loaded machine's wait for a core).
   await loopDelay(dashboard);
+  const quietPages: number[] = [];
+  for (let i = 0; i < 60; i++) quietPages.push((await time(`${dashboard}${i % 2 ? "/" : runPage}`)).ms);
+  const quiet = await loopDelay(dashboard);
+  quietPages.sort((a, b) => a - b);
+  console.log(
+    `(3) baseline, no re-score running: ${quietPages.length} pages, median ${fmt(quietPages[Math.floor(quietPages.length / 2)], 1)} ms; server event loop p99 ${fmt(quiet.p99Ms, 1)} ms, max ${fmt(quiet.maxMs, 1)} ms  [${load()}]`,
+  );
   const t0 = performance.now();
   const started = actionResult(
     (
