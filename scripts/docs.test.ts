@@ -252,6 +252,15 @@ describe("the import rules", () => {
     expect(starts).toEqual([]);
   });
 
+  it("leave resuming jobs to the server's start: no page or status read under app/ resumes one", () => {
+    const resumes: string[] = [];
+    for (const file of sources.filter((f) => under(f, "app")))
+      for (const m of read(file).matchAll(/\b(resume\w*|watchJobs|abandonedJobs)\s*\(/g))
+        resumes.push(`${file}: ${m[0]}`);
+    expect(resumes).toEqual([]);
+    expect(read("instrumentation.ts")).toMatch(/watchJobs\(/);
+  });
+
   it("catch what they forbid", () => {
     expect(ruleBroken("lib/probe/score.ts", "db/client")).not.toBeNull();
     expect(ruleBroken("lib/probe/score.ts", "pkg:react")).not.toBeNull();
