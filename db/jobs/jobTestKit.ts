@@ -1,7 +1,7 @@
 /**
  * The job room's test kit: a run of traces whose timezone fields a bulk relabel takes, the check
  * that a job did each field exactly once, and (run as a script) a runner in a process of its own
- * that a test can kill: `node --import tsx db/jobs/jobTestKit.ts DB_PATH JOB_ID`.
+ * that a test can kill: `node --import tsx db/jobs/jobTestKit.ts bulk|rescore DB_PATH JOB_ID`.
  */
 import { execFileSync } from "node:child_process";
 import { hostname } from "node:os";
@@ -11,6 +11,7 @@ import { type Db, openDb } from "../client";
 import { type BulkJob, countBulk, getBulkJob, startBulk } from "../queries/bulkReviews";
 import { reviewInconsistencies } from "../queries/reviewTestKit";
 import { runBulk } from "./bulk";
+import { runLeasedRescore } from "./rescore";
 
 /** A run of `n` traces whose timezone field the scorer labels DRIFT (no ask term in the reply). */
 export async function driftRun(db: Db, run: string, n: number): Promise<number> {
@@ -72,8 +73,14 @@ export async function until(check: () => boolean, ms = 20_000, what = "the condi
   }
 }
 
-if (process.argv[1]?.endsWith("jobTestKit.ts") && process.argv.length === 4) {
-  const db = openDb(process.argv[2]);
-  // Two fields a batch, a pause between: slow enough for a test to kill it part way.
-  await runBulk(db, Number(process.argv[3]), { maxFields: 2, pauseMs: 50 });
+if (process.argv[1]?.endsWith("jobTestKit.ts") && process.argv.length === 5) {
+  const [kind, path, id] = process.argv.slice(2);
+  const db = openDb(path);
+  // Small batches, a pause between: slow enough for a test to kill it part way.
+  if (kind === "bulk") await runBulk(db, Number(id), { maxFields: 2, pauseMs: 50 });
+  else
+    runLeasedRescore(db, Number(id), {
+      batchSize: 10,
+      onProgress: () => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50),
+    });
 }

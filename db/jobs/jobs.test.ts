@@ -1,13 +1,16 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { tempDb } from "../../lib/ingest/testIngest";
+import { inconsistencies, tempDb } from "../../lib/ingest/testIngest";
 import { projectRoot } from "../../lib/root";
 import { getBulkJob } from "../queries/bulkReviews";
+import { saveLexicon } from "../queries/lexicon";
+import { queueDashboardRescores } from "../queries/rescoreJobs";
 import { resumeJobs, runningJobs, startJob } from "./background";
 import { BULK_JOBS } from "./bulk";
 import { deadOwner, doneTwiceOrNot, driftRun, startedBulk, until } from "./jobTestKit";
 import { abandonedJobs, claimLease, LEASE_MS, newLeaseOwner, ownerAlive } from "./lease";
+import { DASHBOARD_RESCORES } from "./rescore";
 
 const { db, cleanup } = tempDb("jobs");
 afterAll(cleanup);
@@ -81,7 +84,7 @@ describe("a bulk relabel in a process that is killed", () => {
     const root = projectRoot();
     const child = spawn(
       process.execPath,
-      ["--import", "tsx", join(root, "db", "jobs", "jobTestKit.ts"), db.path, String(job.id)],
+      ["--import", "tsx", join(root, "db", "jobs", "jobTestKit.ts"), "bulk", db.path, String(job.id)],
       {
         cwd: root,
         stdio: ["ignore", "ignore", "inherit"],
@@ -105,4 +108,45 @@ describe("a bulk relabel in a process that is killed", () => {
     expect(await startJob(db, "bulk", job.id)).toMatchObject({ ran: true, status: "done" });
     expect(doneTwiceOrNot(db, job.id)).toEqual([]);
   }, 90_000);
+});
+
+describe("a dashboard re-score in a process that is killed", () => {
+  it("is resumed at once from its cursor: every trace scanned and changed once", async () => {
+    const n = 300;
+    const runId = await driftRun(db, "rescore-kill", n);
+    // "located" becomes an ask term: every trace's timezone field moves from DRIFT to ASK.
+    saveLexicon(db, { timezone: { terms: ["locat*"], rule: "anywhere" } }, { by: "ana" });
+    const [id] = queueDashboardRescores(db, [runId], "ana");
+    const row = db.sqlite.prepare(
+      "SELECT status, scanned, changed, lease_until AS leaseUntil FROM rescores WHERE id = ?",
+    );
+    const now = () => row.get(id) as { status: string; scanned: number; changed: number; leaseUntil: number };
+    const root = projectRoot();
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", join(root, "db", "jobs", "jobTestKit.ts"), "rescore", db.path, String(id)],
+      { cwd: root, stdio: ["ignore", "ignore", "inherit"] },
+    );
+    const exited = new Promise((r) => child.on("exit", r));
+    try {
+      await until(() => now().changed >= 30, 60_000, "the child's first batches");
+    } finally {
+      child.kill("SIGKILL");
+      await exited;
+    }
+    const mid = now();
+    expect(mid.status).toBe("pending");
+    expect(mid.changed).toBeLessThan(n);
+    expect(mid.leaseUntil).toBeGreaterThan(Date.now());
+    expect(abandonedJobs(db, DASHBOARD_RESCORES)).toContain(id);
+    resumeJobs(db);
+    expect(await startJob(db, "rescore", id)).toMatchObject({ ran: true, status: "done" });
+    expect(now()).toMatchObject({ status: "done", scanned: n, changed: n });
+    const asks = db.sqlite
+      .prepare("SELECT count(*) FROM traces WHERE run_id = ? AND json_extract(labels, '$.timezone') = 'ASK'")
+      .pluck()
+      .get(runId);
+    expect(asks).toBe(n);
+    expect(inconsistencies(db.sqlite)).toEqual([]);
+  }, 120_000);
 });

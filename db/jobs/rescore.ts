@@ -21,12 +21,13 @@ export const DASHBOARD_RESCORES: LeasedTable = {
 export function runLeasedRescore(
   db: Db,
   id: number,
-  opts: { owner?: string; onProgress?: RescoreOptions["onProgress"] } = {},
+  opts: { owner?: string; onProgress?: RescoreOptions["onProgress"]; batchSize?: number } = {},
 ): RescoreReport | undefined {
   const owner = opts.owner ?? newLeaseOwner();
   if (!claimLease(db, DASHBOARD_RESCORES, id, owner)) return undefined;
   try {
     return runRescore(db, id, {
+      batchSize: opts.batchSize,
       onProgress: (p) => {
         if (!renewLease(db, DASHBOARD_RESCORES, id, owner))
           throw new LeaseLost(`re-score ${id} was taken over`);
