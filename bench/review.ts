@@ -4,7 +4,15 @@ import { openDb } from "../db/client";
 import { reviewTransaction, writeReviews } from "../db/queries/reviews";
 import type { Label } from "../lib/probe/schema";
 import { actionIds, seededDatabase } from "./lib/seeded";
-import { build, freePort, startServer, time } from "./lib/server";
+import {
+  actionResult,
+  build,
+  callAction as callActionAs,
+  freePort,
+  loopDelay,
+  startServer,
+  time,
+} from "./lib/server";
 import { ensureCliBundle, fmt, load, loadIsHigh, median, percentile } from "./lib/util";
 
 const { values } = parseArgs({
@@ -23,6 +31,8 @@ const RUN = "bench-1m";
 
 const SEED_REVIEWER = "bench-seed";
 const COOKIE = "assumeprobe_reviewer=bench";
+const callAction = (base: string, page: string, id: string, arg: unknown) =>
+  callActionAs(base, page, id, arg, COOKIE);
 
 /**
  * The label whose unreviewed timezone fields the bulk relabel takes: the commonest one whose
@@ -99,40 +109,6 @@ function seedReviews(path: string): void {
   }
 }
 
-/** Calls a server action as the browser does: a POST to a page with its id; returns the RSC payload. */
-async function callAction(base: string, page: string, id: string, arg: unknown) {
-  const r = await time(`${base}${page}`, {
-    method: "POST",
-    keepBody: true,
-    headers: {
-      "next-action": id,
-      "content-type": "text/plain;charset=UTF-8",
-      accept: "text/x-component",
-      origin: base,
-      cookie: COOKIE,
-    },
-    body: JSON.stringify([arg]),
-  });
-  if (r.status !== 200)
-    throw new Error(`action ${id} on ${page} answered ${r.status}: ${r.body?.slice(0, 500)}`);
-  return r;
-}
-
-/** The action's result object, read from its RSC payload (the line holding `"ok"`). */
-function actionResult(body: string | undefined): Record<string, unknown> {
-  for (const line of (body ?? "").split("\n")) {
-    const i = line.indexOf(":");
-    if (i < 0) continue;
-    try {
-      const v = JSON.parse(line.slice(i + 1));
-      if (v && typeof v === "object" && "ok" in v) return v;
-    } catch {
-      // not a JSON row
-    }
-  }
-  throw new Error(`no action result in ${body?.slice(0, 300)}`);
-}
-
 const row = (name: string, xs: number[], target?: number) => {
   const p95 = percentile(xs, 95);
   const verdict = target === undefined ? "" : `  <${target} ${p95 < target ? "ok " : "MISS"}`;
@@ -143,7 +119,7 @@ async function main(): Promise<void> {
   console.log(`review benchmark  [${load()}]  node ${process.version}`);
   const work = await seededDatabase({ prefix: "review", n: N, run: RUN, seed: seedReviews });
   build(values["no-build"] ?? false);
-  // The dashboard runs a bulk relabel in a child process of the CLI: bundled, as installed.
+  // The dashboard runs a bulk relabel on a worker thread from the CLI bundle (dist/job.mjs), as installed.
   ensureCliBundle();
   const actions = actionIds();
   const submit = actions.get("submitReviewAction");
@@ -151,7 +127,8 @@ async function main(): Promise<void> {
   const start = actions.get("startBulkAction");
   if (!submit || !count || !start) throw new Error("the build has no review actions");
   const port = values.port ? Number(values.port) : await freePort();
-  const server = await startServer(work, port);
+  // The event-loop diagnostic (app/api/loop-stats): the server's delay while the bulk relabel runs.
+  const server = await startServer(work, port, { ASSUMEPROBE_LOOP_STATS: "1" });
   const base = `http://127.0.0.1:${port}`;
   const ro = new Database(work, { readonly: true, fileMustExist: true });
   try {
@@ -213,9 +190,14 @@ async function main(): Promise<void> {
     // The same pages without a bulk relabel, as the baseline for the figure during one.
     const pages = [`${runUrl}`, `${runUrl}?field=timezone&label=${other}`, `/traces/${singles[0]}`, `/`];
     const quiet: number[] = [];
+    await loopDelay(base);
     for (let j = 0; j < 4 * REQUESTS; j++)
       quiet.push((await time(`${base}${pages[j % pages.length]}`, { headers: { cookie: COOKIE } })).ms);
+    const quietLoop = await loopDelay(base);
     console.log(row(`pages, no bulk relabel running (${quiet.length})`, quiet));
+    console.log(
+      `server event loop meanwhile (the baseline): p99 ${fmt(quietLoop.p99Ms, 1)} ms, max ${fmt(quietLoop.maxMs, 1)} ms`,
+    );
 
     // Bulk relabel of BULK fields while pages are requested one after another.
     const bulkQuery = `field=timezone&label=${label}&human=unreviewed`;
@@ -229,6 +211,7 @@ async function main(): Promise<void> {
     };
     if (!mark.ok) throw new Error(`count failed: ${JSON.stringify(mark)}`);
     console.log(`\nbulk relabel of ${bulkQuery} → ASK: ${fmt(mark.total)} fields counted in ${fmt(c.ms)} ms`);
+    await loopDelay(base);
     const started = performance.now();
     const s = actionResult(
       (await callAction(base, runUrl, start, { ...scope, note: "bench bulk", ...mark })).body,
@@ -273,8 +256,12 @@ async function main(): Promise<void> {
       i++;
     }
     const seconds = (performance.now() - started) / 1000;
+    const loop = await loopDelay(base);
     console.log(
       `bulk relabel: ${end.status}, ${fmt(end.written)} fields written (${fmt(end.skipped)} skipped) in ${fmt(seconds, 1)} s (${fmt(end.written / seconds)} fields/s)  [${load()}]`,
+    );
+    console.log(
+      `server event loop during the bulk relabel (perf_hooks.monitorEventLoopDelay): p99 ${fmt(loop.p99Ms, 1)} ms, max ${fmt(loop.maxMs, 1)} ms  (target p99 < 50 ms: ${loop.p99Ms < 50 ? "ok" : "MISS"})`,
     );
     console.log(header);
     console.log(row(`pages during the bulk relabel (${during.length})`, during));

@@ -8,10 +8,14 @@
  *   (1) the what-if of adding a term that moves about 1% of the labels (in this process, median
  *       of three; then `lexicon edit --dry-run` as a command, with its peak RSS);
  *   (2) saving it and `assumeprobe rescore RUN` (wall time, peak RSS, traces scored again and
- *       changed); then the reverse change and its re-score, which leave the database as it was.
+ *       changed); then the reverse change and its re-score, which leave the database as it was;
+ *   (3) the same re-score started from the dashboard (`next start`, built into .next-bench), run on
+ *       the server's worker thread while pages are requested: the server's event-loop delay
+ *       during it (perf_hooks.monitorEventLoopDelay, p99 and max; target p99 < 50 ms); then the
+ *       reverse again.
  *
  *   npm run bench:tune                      # 1,000,000 traces, 10,000 fixtures
- *   npx tsx bench/tune.ts --n 200000 --fixtures 2000
+ *   npx tsx bench/tune.ts --n 200000 --fixtures 2000 [--no-build]
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -25,11 +29,25 @@ import { whatIf } from "../db/queries/whatIf";
 import { tag } from "../lib/ingest/tags";
 import type { Label } from "../lib/probe/schema";
 import { vocabWord } from "./lib/generate";
-import { loadBigRun } from "./lib/server";
+import { actionIds } from "./lib/seeded";
+import {
+  actionResult,
+  build,
+  callAction,
+  freePort,
+  loadBigRun,
+  loopDelay,
+  startServer,
+  time,
+} from "./lib/server";
 import { benchDir, CLI, ensureCliBundle, fmt, load, runNode } from "./lib/util";
 
 const { values } = parseArgs({
-  options: { n: { type: "string", default: "1000000" }, fixtures: { type: "string", default: "10000" } },
+  options: {
+    n: { type: "string", default: "1000000" },
+    fixtures: { type: "string", default: "10000" },
+    "no-build": { type: "boolean", default: false },
+  },
 });
 const N = Number(values.n);
 const F = Number(values.fixtures);
@@ -152,6 +170,63 @@ async function rescore(what: string): Promise<void> {
 const db2 = openDb(dbPath);
 saveLexicon(db2, entriesFor(chosen.term), { by: "bench" });
 await rescore(`after +"${chosen.term}"`);
+saveLexicon(db2, {}, { by: "bench" });
+await rescore("after the reverse (the database is as it was)");
+
+// (3) The same re-score from the dashboard, on the server's worker thread, pages requested meanwhile.
+build(values["no-build"] ?? false);
+ensureCliBundle();
+const startRescore = actionIds().get("startRescoreAction");
+if (!startRescore) throw new Error("the build has no startRescoreAction");
+saveLexicon(db2, entriesFor(chosen.term), { by: "bench" });
+const port = await freePort();
+const server = await startServer(dbPath, port, { ASSUMEPROBE_LOOP_STATS: "1" });
+const dashboard = `http://127.0.0.1:${port}`;
+try {
+  const runPage = `/runs/${encodeURIComponent(RUN)}`;
+  for (let i = 0; i < 3; i++) await time(`${dashboard}${runPage}`);
+  // The baseline: the same pages with no re-score running (the delay pages alone cause, and a
+  // loaded machine's wait for a core).
+  await loopDelay(dashboard);
+  const quietPages: number[] = [];
+  for (let i = 0; i < 60; i++) quietPages.push((await time(`${dashboard}${i % 2 ? "/" : runPage}`)).ms);
+  const quiet = await loopDelay(dashboard);
+  quietPages.sort((a, b) => a - b);
+  console.log(
+    `(3) baseline, no re-score running: ${quietPages.length} pages, median ${fmt(quietPages[Math.floor(quietPages.length / 2)], 1)} ms; server event loop p99 ${fmt(quiet.p99Ms, 1)} ms, max ${fmt(quiet.maxMs, 1)} ms  [${load()}]`,
+  );
+  const t0 = performance.now();
+  const started = actionResult(
+    (
+      await callAction(dashboard, runPage, startRescore, {
+        scope: { kind: "run", run: RUN },
+        reviewer: "bench",
+      })
+    ).body,
+  ) as { ok: boolean; jobs?: { id: number }[]; error?: string };
+  const id = started.jobs?.[0]?.id;
+  if (!started.ok || id === undefined)
+    throw new Error(`the re-score did not start: ${JSON.stringify(started)}`);
+  const status = db2.sqlite.prepare("SELECT status, scanned, changed FROM rescores WHERE id = ?");
+  const pages: number[] = [];
+  let end: { status: string; scanned: number; changed: number };
+  for (;;) {
+    end = status.get(id) as typeof end;
+    if (end.status !== "pending") break;
+    pages.push((await time(`${dashboard}${pages.length % 2 ? "/" : runPage}`)).ms);
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  const loop = await loopDelay(dashboard);
+  pages.sort((a, b) => a - b);
+  console.log(
+    `(3) dashboard re-score after +"${chosen.term}": ${fmt(seconds, 1)} s, ${fmt(end.scanned)} traces read, ${fmt(end.changed)} changed; ${pages.length} pages meanwhile, median ${fmt(pages[Math.floor(pages.length / 2)] ?? 0, 1)} ms  [${load()}]`,
+  );
+  console.log(
+    `    server event loop during it (perf_hooks.monitorEventLoopDelay): p99 ${fmt(loop.p99Ms, 1)} ms, max ${fmt(loop.maxMs, 1)} ms  (target p99 < 50 ms: ${loop.p99Ms < 50 ? "ok" : "MISS"})`,
+  );
+} finally {
+  server.kill("SIGTERM");
+}
 saveLexicon(db2, {}, { by: "bench" });
 await rescore("after the reverse (the database is as it was)");
 db2.sqlite.close();

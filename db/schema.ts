@@ -475,7 +475,7 @@ export const rescores = sqliteTable(
     report: text().notNull().default("{}"),
     /** Who asked for it (a re-score started from the dashboard or the command line). */
     requestedBy: text("requested_by"),
-    /** The runner holding it (a child process of the dashboard) and until when (epoch ms). */
+    /** The runner holding it (db/jobs/lease.ts: host:pid:random) and until when (epoch ms). */
     leaseOwner: text("lease_owner"),
     leaseUntil: integer("lease_until"),
     createdAt: text("created_at").notNull().default(now),

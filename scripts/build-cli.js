@@ -8,14 +8,15 @@ import { build } from "esbuild";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 await build({
-  // The CLI, the writer thread `assumeprobe ingest` starts beside it (db/queries/threadedIngestStore.ts),
-  // the thread the dashboard ingests an upload on (db/queries/ingestUpload.ts), and the one it runs
-  // what-ifs on (db/queries/whatIfOffThread.ts).
+  // The CLI and the worker threads db/jobs/threads.ts starts: the writer thread `assumeprobe ingest`
+  // starts beside it (db/queries/threadedIngestStore.ts), the thread the dashboard ingests an upload
+  // on (db/queries/ingestUpload.ts), and the one its background work runs on (db/jobs/worker.ts:
+  // jobs, what-ifs, suggestions).
   entryPoints: {
     cli: join(root, "lib", "cli", "main.ts"),
     "ingest-writer": join(root, "db", "queries", "ingestWriterThread.ts"),
     "ingest-upload": join(root, "db", "queries", "ingestUploadThread.ts"),
-    "what-if": join(root, "db", "queries", "whatIfThread.ts"),
+    job: join(root, "db", "jobs", "worker.ts"),
   },
   outdir: join(root, "dist"),
   outExtension: { ".js": ".mjs" },

@@ -199,7 +199,7 @@ const KNOWN_EXCEPTIONS = new Set([
   "lib/ingest/pipelineOneRecord.test.ts -> db/queries/ingestStore",
   "lib/runner/fuzzBlobs.ts -> scripts/rng",
   "lib/fixtures/pytest.test.ts -> scripts/rng",
-  "db/queries/ingestThreads.ts -> scripts/cliBundle.js",
+  "db/jobs/threads.ts -> scripts/cliBundle.js",
 ]);
 
 /** The rule an import breaks, or null. */
@@ -235,6 +235,30 @@ describe("the import rules", () => {
         if (rule && !KNOWN_EXCEPTIONS.has(`${file} -> ${to}`)) broken.push(`${file} -> ${to}: ${rule}`);
       }
     expect(broken).toEqual([]);
+  });
+
+  it("start no child process from app/: its background work runs on db/jobs' worker threads", () => {
+    const starts: string[] = [];
+    for (const file of sources.filter((f) => under(f, "app"))) {
+      for (const to of importsOf(file))
+        if (["pkg:node:child_process", "pkg:child_process", "pkg:node:cluster", "pkg:cluster"].includes(to))
+          starts.push(`${file} -> ${to}`);
+      const src = read(file);
+      for (const m of src.matchAll(
+        /(?<![.\w])(spawn|fork|execFile|execSync|spawnSync)\s*\(|bin\/assumeprobe\.js|"assumeprobe\.js"/g,
+      ))
+        starts.push(`${file}: ${m[0]}`);
+    }
+    expect(starts).toEqual([]);
+  });
+
+  it("leave resuming jobs to the server's start: no page or status read under app/ resumes one", () => {
+    const resumes: string[] = [];
+    for (const file of sources.filter((f) => under(f, "app")))
+      for (const m of read(file).matchAll(/\b(resume\w*|watchJobs|abandonedJobs)\s*\(/g))
+        resumes.push(`${file}: ${m[0]}`);
+    expect(resumes).toEqual([]);
+    expect(read("instrumentation.ts")).toMatch(/watchJobs\(/);
   });
 
   it("catch what they forbid", () => {

@@ -2,10 +2,10 @@
 
 import { z } from "zod";
 import { getDb } from "@/db/client";
+import { startJob } from "@/db/jobs/background";
 import { BulkError, bulkSkips, cancelBulk, countBulk, getBulkJob, startBulk } from "@/db/queries/bulkReviews";
 import { LabelSchema } from "@/lib/probe/schema";
 import { describeZodError, NoteSchema } from "@/lib/review/contract";
-import { launchBulk, resumeBulkJobs } from "./bulkProcess";
 import { BulkScopeSchema, bulkScope } from "./bulkScope";
 import { type BulkJobView, bulkJobView } from "./bulkView";
 import { currentReviewer } from "./reviewer";
@@ -54,7 +54,7 @@ export async function startBulkAction(input: unknown): Promise<{ ok: true; job: 
       { total: d.total, seenReviewId: d.seenReviewId, lastTraceId: d.lastTraceId },
       { reviewer: who.name, note: d.note },
     );
-    launchBulk(s.db, job.id);
+    void startJob(s.db, "bulk", job.id);
     return { ok: true, job: bulkJobView(job) };
   } catch (e) {
     if (e instanceof BulkError) return { ok: false, error: e.message };
@@ -64,12 +64,11 @@ export async function startBulkAction(input: unknown): Promise<{ ok: true; job: 
 
 const JobSchema = z.object({ id: z.number().int().positive() });
 
-/** A job's progress (and, once it ended, the fields it skipped); picks up jobs nobody runs. */
+/** A job's progress (and, once it ended, the fields it skipped): a read, it never starts work. */
 export async function bulkStatusAction(input: unknown): Promise<{ ok: true; job: BulkJobView } | Fail> {
   const parsed = JobSchema.safeParse(input);
   if (!parsed.success) return { ok: false, error: describeZodError(parsed.error) };
   const db = getDb();
-  resumeBulkJobs(db);
   const job = getBulkJob(db, parsed.data.id);
   if (!job) return { ok: false, error: `there is no bulk relabel ${parsed.data.id}` };
   return { ok: true, job: bulkJobView(job, job.status === "running" ? [] : bulkSkips(db, job.id, 100)) };

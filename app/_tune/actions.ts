@@ -3,6 +3,8 @@
 import { revalidatePath } from "next/cache";
 import { currentReviewer } from "@/app/_review/reviewer";
 import { getDb } from "@/db/client";
+import { startJob } from "@/db/jobs/background";
+import { CallRefused, callOffThread } from "@/db/jobs/offThread";
 import { syncSeedSet } from "@/db/queries/fixtureSeed";
 import { currentLexiconVersion, LexiconConflict, saveLexiconAsync } from "@/db/queries/lexicon";
 import { getProbe, ProbeEditError, saveProbeConfiguration } from "@/db/queries/probes";
@@ -10,13 +12,11 @@ import { queueDashboardRescores, type RescoreProgressView, rescoreProgress } fro
 import { staleRuns } from "@/db/queries/runScoringView";
 import { runByName } from "@/db/queries/tuneRuns";
 import { seedBreaks, type TuneDraft, WhatIfError } from "@/db/queries/whatIf";
-import { WhatIfRefused, whatIfOffThread } from "@/db/queries/whatIfOffThread";
 import { write } from "@/db/write";
 import { LexiconError } from "@/lib/lexicon/lexicon";
 import { describeZodError } from "@/lib/review/contract";
 import { RescoreIdsSchema, SaveDraftSchema, StartRescoreSchema, TuneDraftSchema } from "@/lib/tune/contract";
 import type { WhatIfReport } from "@/lib/tune/whatIf";
-import { launchRescores, resumeRescores } from "./rescoreProcess";
 
 type Fail = { ok: false; error: string; needsReviewer?: true };
 
@@ -24,7 +24,7 @@ const userError = (e: unknown) =>
   e instanceof LexiconError ||
   e instanceof WhatIfError ||
   e instanceof ProbeEditError ||
-  e instanceof WhatIfRefused;
+  e instanceof CallRefused;
 
 /** The what-if of a draft (nothing is saved), computed off the request thread. */
 export async function whatIfAction(input: unknown): Promise<{ ok: true; report: WhatIfReport } | Fail> {
@@ -33,7 +33,7 @@ export async function whatIfAction(input: unknown): Promise<{ ok: true; report: 
   const db = getDb();
   syncSeedSet(db);
   try {
-    return { ok: true, report: await whatIfOffThread(db, parsed.data as TuneDraft) };
+    return { ok: true, report: await callOffThread(db, "whatIf", { draft: parsed.data as TuneDraft }) };
   } catch (e) {
     if (userError(e)) return { ok: false, error: (e as Error).message };
     throw e;
@@ -119,17 +119,16 @@ export async function startRescoreAction(
       by,
     ),
   );
-  launchRescores(db, ids);
+  for (const id of ids) void startJob(db, "rescore", id);
   return { ok: true, jobs: rescoreProgress(db, ids) };
 }
 
-/** The progress of re-scores a page started; picks up ones whose runner is gone. */
+/** The progress of re-scores a page started: a read, it never starts work. */
 export async function rescoreStatusAction(
   input: unknown,
 ): Promise<{ ok: true; jobs: RescoreProgressView[] } | Fail> {
   const parsed = RescoreIdsSchema.safeParse(input);
   if (!parsed.success) return { ok: false, error: describeZodError(parsed.error) };
   const db = getDb();
-  resumeRescores(db);
   return { ok: true, jobs: rescoreProgress(db, parsed.data.ids) };
 }

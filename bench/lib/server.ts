@@ -194,3 +194,48 @@ export function time(
     req.end(o.body);
   });
 }
+
+/** Calls a server action as the browser does: a POST to a page with its id; returns the RSC payload. */
+export async function callAction(base: string, page: string, id: string, arg: unknown, cookie = "") {
+  const r = await time(`${base}${page}`, {
+    method: "POST",
+    keepBody: true,
+    headers: {
+      "next-action": id,
+      "content-type": "text/plain;charset=UTF-8",
+      accept: "text/x-component",
+      origin: base,
+      ...(cookie ? { cookie } : {}),
+    },
+    body: JSON.stringify([arg]),
+  });
+  if (r.status !== 200)
+    throw new Error(`action ${id} on ${page} answered ${r.status}: ${r.body?.slice(0, 500)}`);
+  return r;
+}
+
+/** The action's result object, read from its RSC payload (the line holding `"ok"`). */
+export function actionResult(body: string | undefined): Record<string, unknown> {
+  for (const line of (body ?? "").split("\n")) {
+    const i = line.indexOf(":");
+    if (i < 0) continue;
+    try {
+      const v = JSON.parse(line.slice(i + 1));
+      if (v && typeof v === "object" && "ok" in v) return v;
+    } catch {
+      // not a JSON row
+    }
+  }
+  throw new Error(`no action result in ${body?.slice(0, 300)}`);
+}
+
+/**
+ * The server's event-loop delay (p99 and max, ms) since the last call, from app/api/loop-stats
+ * (perf_hooks.monitorEventLoopDelay inside the server; it needs ASSUMEPROBE_LOOP_STATS=1). Each
+ * call starts a new measurement: call it once before the work measured.
+ */
+export async function loopDelay(base: string): Promise<{ p99Ms: number; maxMs: number }> {
+  const r = await fetch(`${base}/api/loop-stats`);
+  if (!r.ok) throw new Error(`/api/loop-stats answered ${r.status}: is ASSUMEPROBE_LOOP_STATS set?`);
+  return (await r.json()) as { p99Ms: number; maxMs: number };
+}

@@ -74,17 +74,6 @@ export function latestBulkJob(db: Db, runId: number): BulkJob | undefined {
   );
 }
 
-/** Jobs still to finish (after a restart: every one). */
-export function runningBulkJobs(db: Db): BulkJob[] {
-  return (
-    db.sqlite
-      .prepare(`SELECT ${JOB_COLUMNS} FROM bulk_reviews WHERE status = 'running' ORDER BY id`)
-      .all() as never[]
-  )
-    .map(toJob)
-    .filter((j): j is BulkJob => j !== undefined);
-}
-
 /** Records a confirmed bulk relabel; one at a time per run. */
 export function startBulk(
   db: Db,
@@ -161,19 +150,4 @@ export function bulkSkips(db: Db, id: number, limit = 200): BulkSkip[] {
     field: r.field,
     review: { id: r.rid, label: r.label, reviewer: r.reviewer, createdAt: r.createdAt },
   }));
-}
-
-/**
- * Claims a job for this runner when nobody holds it (no lease, an expired one, or ours).
- * Returns whether we hold it now.
- */
-export function claimBulk(db: Db, id: number, owner: string, until: number, now = Date.now()): boolean {
-  return (
-    db.sqlite
-      .prepare(
-        `UPDATE bulk_reviews SET lease_owner = ?, lease_until = ? WHERE id = ? AND status = 'running'
-           AND (lease_owner IS NULL OR lease_owner = ? OR lease_until IS NULL OR lease_until < ?)`,
-      )
-      .run(owner, until, id, owner, now).changes > 0
-  );
 }

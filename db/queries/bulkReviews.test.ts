@@ -2,17 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ingestText, tempDb, traceLine } from "../../lib/ingest/testIngest";
 import { parseTraceFilter } from "../../lib/traceFilter";
 import { openDb } from "../client";
+import { BULK_JOBS, runBulk } from "../jobs/bulk";
+import { abandonedJobs, claimLease, LEASE_MS } from "../jobs/lease";
 import {
   BulkError,
   type BulkSpec,
   bulkSkips,
   bulkStep,
-  claimBulk,
   countBulk,
   getBulkJob,
   startBulk,
 } from "./bulkReviews";
-import { orphanedBulkJobs, runBulk } from "./bulkRunner";
 import { currentReviews, submitReviews } from "./reviews";
 import { reviewInconsistencies } from "./reviewTestKit";
 
@@ -193,12 +193,13 @@ describe("bulk relabel", () => {
     const s = spec(runG, { label: "DRIFT" });
     const job = startBulk(db, s, await countBulk(db, s), who);
     const now = Date.now();
-    expect(claimBulk(db, job.id, "one", now + 1000, now)).toBe(true);
-    expect(claimBulk(db, job.id, "two", now + 1000, now)).toBe(false);
-    expect(claimBulk(db, job.id, "one", now + 2000, now)).toBe(true);
-    expect(claimBulk(db, job.id, "two", now + 5000, now + 3000)).toBe(true);
-    // Held: not an orphan; once its lease runs out (its runner died), it is one, and is resumed.
-    expect(orphanedBulkJobs(db, now + 4000).map((j) => j.id)).not.toContain(job.id);
-    expect(orphanedBulkJobs(db, now + 6000).map((j) => j.id)).toContain(job.id);
+    expect(claimLease(db, BULK_JOBS, job.id, "one", now)).toBe(true);
+    expect(claimLease(db, BULK_JOBS, job.id, "two", now)).toBe(false);
+    expect(claimLease(db, BULK_JOBS, job.id, "one", now + 1000)).toBe(true);
+    expect(claimLease(db, BULK_JOBS, job.id, "two", now + LEASE_MS)).toBe(false);
+    expect(claimLease(db, BULK_JOBS, job.id, "two", now + LEASE_MS + 2000)).toBe(true);
+    // Held: not abandoned; once its lease runs out (its runner died), it is, and is resumed.
+    expect(abandonedJobs(db, BULK_JOBS, now + 2 * LEASE_MS)).not.toContain(job.id);
+    expect(abandonedJobs(db, BULK_JOBS, now + 2 * LEASE_MS + 3000)).toContain(job.id);
   });
 });

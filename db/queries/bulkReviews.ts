@@ -73,7 +73,7 @@ export async function countBulk(db: Db, input: BulkSpec): Promise<BulkMark> {
 /**
  * One batch of a job, in one IMMEDIATE transaction: traces from the cursor on until
  * `maxFields` fields or `budgetMs` of work, each through writeReviews, with the skips and the
- * new cursor. `lease` renews the runner's hold on the job. Returns the job after the batch.
+ * new cursor. `lease` renews the runner's hold on the job (a runner that no longer holds it writes nothing). Returns the job after the batch.
  */
 export function bulkStep(
   db: Db,
@@ -85,6 +85,13 @@ export function bulkStep(
   reviewTransaction(db, () => {
     const job = getBulkJob(db, id);
     if (job?.status !== "running") return;
+    // A runner that lost its lease (another took the job over) writes nothing more.
+    if (
+      opts.lease &&
+      db.sqlite.prepare("SELECT lease_owner FROM bulk_reviews WHERE id = ?").pluck().get(id) !==
+        opts.lease.owner
+    )
+      return;
     const t0 = performance.now();
     const addSkip = db.sqlite.prepare(
       "INSERT OR IGNORE INTO bulk_review_skips(job_id, trace_id, field, review_id) VALUES (?, ?, ?, ?)",
@@ -126,19 +133,10 @@ export function bulkStep(
         `UPDATE bulk_reviews SET cursor = ?, written = written + ?, skipped = skipped + ?,
            status = CASE WHEN ? THEN 'done' ELSE status END,
            finished_at = CASE WHEN ? THEN strftime('%Y-%m-%dT%H:%M:%fZ','now') ELSE finished_at END,
-           lease_owner = coalesce(?, lease_owner), lease_until = coalesce(?, lease_until),
+           lease_until = coalesce(?, lease_until),
            updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ?`,
       )
-      .run(
-        cursor,
-        written,
-        skipped,
-        done ? 1 : 0,
-        done ? 1 : 0,
-        opts.lease?.owner ?? null,
-        opts.lease?.until ?? null,
-        id,
-      );
+      .run(cursor, written, skipped, done ? 1 : 0, done ? 1 : 0, opts.lease?.until ?? null, id);
   });
   return getBulkJob(db, id);
 }

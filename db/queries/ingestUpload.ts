@@ -6,8 +6,8 @@
  */
 import type { IngestSummary } from "../../lib/ingest/pipeline";
 import type { Db } from "../client";
+import { startThread } from "../jobs/threads";
 import { failIngestBatch } from "./ingestBatches";
-import { startIngestThread } from "./ingestThreads";
 import type { UploadInput, UploadJob, UploadReply } from "./ingestUploadThread";
 
 /** Chunks handed over and not yet taken by the ingest. */
@@ -24,7 +24,7 @@ export async function ingestUpload(
   body: AsyncIterable<Uint8Array>,
   job: Omit<UploadJob, "path">,
 ): Promise<UploadOutcome> {
-  const worker = startIngestThread("ingest-upload", { ...job, path: db.path } satisfies UploadJob);
+  const worker = startThread("ingest-upload", { ...job, path: db.path } satisfies UploadJob);
   let batchId: number | null = null;
   let inFlight = 0;
   let acked: (() => void) | null = null;

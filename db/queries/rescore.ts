@@ -165,6 +165,20 @@ export function listRescores(db: Db, runId: number, limit = 10): RescoreReport[]
     .map(toReport);
 }
 
+/**
+ * Re-scores not finished a migration queued (the one-time re-score after an upgrade, which setup
+ * runs before the dashboard starts), oldest first: not those someone asked for with a configuration
+ * (the dashboard's, which its server resumes in the background: db/jobs).
+ */
+export function upgradeRescores(db: Db): number[] {
+  return db.sqlite
+    .prepare(
+      "SELECT id FROM rescores WHERE status = 'pending' AND (config IS NULL OR requested_by IS NULL) ORDER BY id",
+    )
+    .pluck()
+    .all() as number[];
+}
+
 /** Ids of re-scores not finished (queued, or stopped part way), oldest first. */
 export function pendingRescores(db: Db): number[] {
   return db.sqlite

@@ -18,6 +18,7 @@ import {
   type ScoredInput,
   type SuggestTarget,
 } from "../../lib/tuning/bind";
+import type { SuggestionsJson } from "../../lib/tuning/contract";
 import { DEFAULT_SUGGESTIONS, type Suggestion, suggestChanges } from "../../lib/tuning/suggest";
 import type { TermChange } from "../../lib/tuning/types";
 import type { Db } from "../client";
@@ -162,4 +163,26 @@ export function suggestFor(db: Db, req: SuggestRequest): SuggestResult {
   }
   result.ms.whatIf = Math.round(performance.now() - t2);
   return result;
+}
+
+/** The suggestions as JSON: what `assumeprobe suggest --json` prints and the dashboard shows. */
+export function suggestionJson(r: SuggestResult): SuggestionsJson {
+  return {
+    target: r.target,
+    scope: { runs: r.scope.runs, sets: r.scope.sets, probe: r.scope.probe ?? null },
+    counted: r.counted,
+    suggestions: r.suggestions.map((s, k) => ({
+      rank: k + 1,
+      change: s.change,
+      fixes: s.fixes,
+      breaks: s.breaks,
+      net: s.net,
+      in_question: s.inQuestion,
+      fixed: s.fixed,
+      broken: s.broken,
+      sources: s.sources,
+      what_if: s.whatIf ?? null,
+    })),
+    ms: r.ms,
+  };
 }

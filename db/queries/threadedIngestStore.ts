@@ -8,8 +8,8 @@
  */
 import type { IngestStore, WriteOutcome } from "../../lib/ingest/pipeline";
 import type { Db } from "../client";
+import { startThread } from "../jobs/threads";
 import { createBatchStore, createTraceWriter, type TraceWriter } from "./ingestStore";
-import { startIngestThread } from "./ingestThreads";
 import { packError, packTrace } from "./ingestTransfer";
 import type { WriteReply, WriteRequest } from "./ingestWriterThread";
 
@@ -23,7 +23,7 @@ export function createThreadedIngestStore(db: Db): ThreadedIngestStore | null {
   if (db.path === ":memory:" || process.env.ASSUMEPROBE_INGEST_THREAD === "0") return null;
   // The writer holds a batch or two (at most BATCH_BYTES of input each): a small heap keeps the
   // peak RSS of a big ingest down.
-  const worker = startIngestThread(
+  const worker = startThread(
     "ingest-writer",
     { path: db.path },
     { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16 },

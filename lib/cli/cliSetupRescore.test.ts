@@ -3,6 +3,9 @@ import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
+import { openDb } from "../../db/client";
+import { queueRescore } from "../../db/queries/rescore";
+import { queueDashboardRescores } from "../../db/queries/rescoreJobs";
 import { projectRoot } from "../root";
 import { cliSandbox } from "./testCli";
 
@@ -33,5 +36,35 @@ describe("assumeprobe setup on a database from before the flags", () => {
     }
     const second = await box.run(["setup"]);
     expect(second.lines).toEqual([`assumeprobe: database ready at ${box.dbPath}`]);
+  });
+
+  it("leaves a re-score the dashboard started to the dashboard's server: it does not hold up its start", async () => {
+    const db = openDb(box.dbPath);
+    let dashboard: number;
+    let upgrade: number;
+    try {
+      const runs = db.sqlite.prepare("SELECT id FROM runs ORDER BY id").pluck().all() as number[];
+      // A dashboard re-score killed part way (its server stopped), and a one-time upgrade re-score.
+      [dashboard] = queueDashboardRescores(db, [runs[0]], "ana");
+      db.sqlite
+        .prepare("UPDATE rescores SET scanned = 1, lease_owner = 'gone:1:ab', lease_until = ? WHERE id = ?")
+        .run(Date.now() + 60_000, dashboard);
+      upgrade = queueRescore(db, runs[1], "upgrade");
+    } finally {
+      db.sqlite.close();
+    }
+    const r = await box.run(["setup"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.lines[0]).toBe(
+      "assumeprobe: re-scoring 1 run stored by an earlier version (once; stopped, it resumes here)",
+    );
+    const ro = new Database(box.dbPath, { readonly: true });
+    try {
+      const status = ro.prepare("SELECT status FROM rescores WHERE id = ?").pluck();
+      expect(status.get(upgrade)).toBe("done");
+      expect(status.get(dashboard)).toBe("pending");
+    } finally {
+      ro.close();
+    }
   });
 });

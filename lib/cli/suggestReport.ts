@@ -51,25 +51,3 @@ export function suggestionLines(r: SuggestResult): string[] {
   out.push(`(read and scored ${n(r.ms.read)} ms, ranked ${n(r.ms.rank)} ms, what-ifs ${n(r.ms.whatIf)} ms)`);
   return out;
 }
-
-/** The suggestions as JSON for scripts. */
-export function suggestionJson(r: SuggestResult) {
-  return {
-    target: r.target,
-    scope: { runs: r.scope.runs, sets: r.scope.sets, probe: r.scope.probe ?? null },
-    counted: r.counted,
-    suggestions: r.suggestions.map((s, k) => ({
-      rank: k + 1,
-      change: s.change,
-      fixes: s.fixes,
-      breaks: s.breaks,
-      net: s.net,
-      in_question: s.inQuestion,
-      fixed: s.fixed,
-      broken: s.broken,
-      sources: s.sources,
-      what_if: s.whatIf ?? null,
-    })),
-    ms: r.ms,
-  };
-}

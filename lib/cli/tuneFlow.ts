@@ -1,5 +1,6 @@
 import { userInfo } from "node:os";
 import type { Db } from "../../db/client";
+import { runLeasedRescore } from "../../db/jobs/rescore";
 import { queueConfigRescore, type RescoreReport, runRescore } from "../../db/queries/rescore";
 import type { RunRef } from "../../db/queries/tuneRuns";
 import { type TuneDraft, whatIf } from "../../db/queries/whatIf";
@@ -93,7 +94,13 @@ export function rescoreRuns(db: Db, runs: RunRef[], by: string | null): RescoreR
       `  re-scoring ${p.run}: ${p.scanned.toLocaleString("en-US")} of ${p.total.toLocaleString("en-US")} traces…\n`,
     );
   };
-  return runs.map((r) =>
-    runRescore(db, queueConfigRescore(db, r.id, "configuration", by), { onProgress: progress }),
-  );
+  return runs.map((r) => {
+    const id = queueConfigRescore(db, r.id, "configuration", by);
+    if (by === null) return runRescore(db, id, { onProgress: progress });
+    // With a requester it is a re-score the dashboard would resume if we stopped: held by a lease.
+    const report = runLeasedRescore(db, id, { onProgress: progress });
+    if (!report)
+      throw new Error(`re-score ${id} of ${r.name} was taken over by another runner (the dashboard)`);
+    return report;
+  });
 }

@@ -1,10 +1,11 @@
 import { type IntervalHistogram, monitorEventLoopDelay } from "node:perf_hooks";
 
 /**
- * The server's longest event-loop block since the last call, for `npm run bench:heavy`: a
+ * The server's event-loop delay since the last call, for `npm run bench:heavy`, `bench:review` and
+ * `bench:tune`: a
  * diagnostic that exists only when ASSUMEPROBE_LOOP_STATS=1 (else 404). Measured inside the
- * server, two ways: `maxMs`, the longest delay of a timer (perf_hooks.monitorEventLoopDelay,
- * 10 ms resolution), which on a busy shared machine also counts time the process waited for a
+ * server, two ways: `maxMs` and `p99Ms`, the longest and the 99th-percentile delay of a timer
+ * (perf_hooks.monitorEventLoopDelay, 10 ms resolution), which on a busy shared machine also counts time the process waited for a
  * core; and `maxCpuMs`, the most CPU time the process used between two ticks of a 5 ms timer,
  * which counts only work (of every thread of the process, so it errs high). Each call answers
  * and starts a new measurement.
@@ -37,6 +38,7 @@ export function GET() {
   const ms = (ns: number) => Math.round(ns / 1e4) / 100;
   const body = {
     maxMs: delay.count > 0 ? ms(delay.max) : 0,
+    p99Ms: delay.count > 0 ? ms(delay.percentile(99)) : 0,
     maxCpuMs: Math.round(maxCpuUs / 10) / 100,
     rssMb: Math.round(process.memoryUsage().rss / 1e5) / 10,
   };

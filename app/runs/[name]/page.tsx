@@ -6,7 +6,6 @@ import { Card } from "@/app/_components/Card";
 import { FieldRatesTable } from "@/app/_components/FieldRatesTable";
 import { FilterNotices } from "@/app/_components/FilterNotices";
 import { BulkAddToSet } from "@/app/_fixtures/BulkAddToSet";
-import { resumeBulkJobs } from "@/app/_review/bulkProcess";
 import { bulkJobView } from "@/app/_review/bulkView";
 import { currentReviewer } from "@/app/_review/reviewer";
 import { getDb } from "@/db/client";
@@ -104,8 +103,7 @@ export default async function RunPage({ params, searchParams }: Props) {
     db,
     page.rows.map((r) => r.id),
   );
-  // A bulk relabel left running (a reload, a restart) goes on, and its progress shows.
-  resumeBulkJobs(db);
+  // A bulk relabel left running (a restart) is resumed by the server (db/jobs): its progress shows.
   const bulk = latestBulkJob(db, run.id);
   const reviewer = await currentReviewer();
   const reviewed = { reviewed: 0, corrects: 0, confirms: 0 };

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { runLeasedRescore } from "../../../db/queries/rescoreJobs";
+import { runLeasedRescore } from "../../../db/jobs/rescore";
 import { getRunByName } from "../../../db/queries/runs";
 import { runByName } from "../../../db/queries/tuneRuns";
 import { cliDb } from "../db";
@@ -11,7 +11,7 @@ import { positiveInt, UsageError } from "../usage";
 /**
  * `assumeprobe rescore RUN...`: re-scores runs with the current configuration (each probe's
  * current version and the current lexicon), reading only the traces it can change and rewriting
- * only those whose result changes. `rescore-jobs` runs re-scores the dashboard queued.
+ * only those whose result changes. `rescore-jobs` runs re-scores the dashboard queued (by hand: the dashboard runs them itself).
  */
 export function registerRescore(program: Command): void {
   program
@@ -43,12 +43,11 @@ export function registerRescore(program: Command): void {
     .command("rescore-jobs", { hidden: true })
     .description("Run re-scores the dashboard queued, to their end.")
     .argument("<ids...>", "re-score ids")
-    .requiredOption("--owner <name>", "the lease owner the dashboard claimed them for")
-    .action((ids: string[], opts: { owner: string }) => {
+    .action((ids: string[]) => {
       const db = cliDb();
       for (const raw of ids) {
         const id = positiveInt("id")(raw);
-        const r = runLeasedRescore(db, id, opts.owner);
+        const r = runLeasedRescore(db, id);
         if (r) process.stdout.write(`${JSON.stringify(rescoreJson(r))}\n`);
       }
     });

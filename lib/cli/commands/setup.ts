@@ -5,7 +5,7 @@ import type { Db } from "../../../db/client";
 import { syncSeedSet } from "../../../db/queries/fixtureSeed";
 import { markInterruptedIngests } from "../../../db/queries/ingestBatches";
 import { createIngestStore } from "../../../db/queries/ingestStore";
-import { pendingRescores, type RescoreReport, runRescore } from "../../../db/queries/rescore";
+import { type RescoreReport, runRescore, upgradeRescores } from "../../../db/queries/rescore";
 import { backfillAll } from "../../../db/queries/tagBackfill";
 import { type IngestSource, ingestSources } from "../../ingest/pipeline";
 import { openSource, sourceName, sourceSize } from "../../ingest/readSource";
@@ -66,10 +66,11 @@ export async function loadDemo(log: (s: string) => void): Promise<void> {
 /**
  * Finishes the re-scores left queued: a migration queues one per stored run when a new version
  * parses or scores differently (the one-time re-score after an upgrade); one stopped part way
- * resumes where it stopped. Nothing to do on a database that is up to date.
+ * resumes where it stopped. Nothing to do on a database that is up to date. A re-score the
+ * dashboard started is not run here: its server resumes it in the background once it listens.
  */
 export function finishRescores(db: Db, log: (s: string) => void, warn: (s: string) => void): void {
-  const pending = pendingRescores(db);
+  const pending = upgradeRescores(db);
   if (pending.length === 0) return;
   log(
     `assumeprobe: re-scoring ${pending.length} run${pending.length === 1 ? "" : "s"} stored by an earlier version (once; stopped, it resumes here)`,

@@ -1,11 +1,11 @@
 import type { Command } from "commander";
 import type { Db } from "../../../db/client";
 import { syncSeedSet } from "../../../db/queries/fixtureSeed";
-import { ScopeError, type SuggestResult, suggestFor } from "../../../db/queries/suggest";
+import { ScopeError, type SuggestResult, suggestFor, suggestionJson } from "../../../db/queries/suggest";
 import { describeChange } from "../../tuning/types";
 import { cliDb } from "../db";
 import { LineWriter } from "../output";
-import { suggestionJson, suggestionLines } from "../suggestReport";
+import { suggestionLines } from "../suggestReport";
 import { UsageError } from "../usage";
 import { applySuggestions } from "./suggestApply";
 

@@ -1,8 +1,9 @@
 /**
- * Starts an ingest worker thread: the bundle's dist/NAME.mjs (scripts/build-cli.js builds it beside
- * the CLI) when it is at least as new as the sources, else, while the code is being edited, a small
- * bootstrap that registers tsx in the thread before importing the TypeScript source. Paths come
- * from the project folder, so the CLI and the dashboard's server start the same files.
+ * The one way the CLI and the dashboard start a worker thread: the bundle's dist/NAME.mjs
+ * (scripts/build-cli.js builds it beside the CLI) when it is at least as new as the sources, else,
+ * while the code is being edited, a small bootstrap that registers tsx in the thread before
+ * importing the TypeScript source. Paths come from the project folder, so the CLI and the
+ * dashboard's server start the same files.
  */
 import { createRequire } from "node:module";
 import { join } from "node:path";
@@ -12,19 +13,17 @@ import { projectRoot } from "../../lib/root";
 import { cliBundleIsFresh } from "../../scripts/cliBundle.js";
 
 const SOURCES = {
+  // The writer thread `assumeprobe ingest` starts beside it, and the one an upload is ingested on.
   "ingest-writer": ["db", "queries", "ingestWriterThread.ts"],
   "ingest-upload": ["db", "queries", "ingestUploadThread.ts"],
-  // Not an ingest: the dashboard's what-if (db/queries/whatIfThread.ts) runs off its request thread too.
-  "what-if": ["db", "queries", "whatIfThread.ts"],
+  // The dashboard's background work: a job (a bulk relabel, a re-score) or its calls (a what-if,
+  // suggestions), worker.ts.
+  job: ["db", "jobs", "worker.ts"],
 } as const;
 
-export type IngestThread = keyof typeof SOURCES;
+export type ThreadEntry = keyof typeof SOURCES;
 
-export function startIngestThread(
-  name: IngestThread,
-  workerData: unknown,
-  resourceLimits?: ResourceLimits,
-): Worker {
+export function startThread(name: ThreadEntry, workerData: unknown, resourceLimits?: ResourceLimits): Worker {
   const root = projectRoot();
   if (cliBundleIsFresh(root))
     return new Worker(join(/*turbopackIgnore: true*/ root, "dist", `${name}.mjs`), {

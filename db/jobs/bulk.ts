@@ -1,0 +1,64 @@
+/**
+ * A bulk relabel job run to its end, one short batch at a time, pausing between batches so other
+ * writers get the lock. The runner holds the job by a lease (lease.ts) renewed in each batch's own
+ * transaction; one that lost it writes nothing more. The dashboard runs it on a worker thread
+ * (background.ts); the CLI's `bulk-run` and the tests call runBulk directly.
+ */
+import type { Db } from "../client";
+import { type BulkJob, bulkStep, failBulk, getBulkJob } from "../queries/bulkReviews";
+import { ReviewError } from "../queries/reviews";
+import { claimLease, LEASE_MS, type LeasedTable, newLeaseOwner, releaseLease } from "./lease";
+
+export const BULK_JOBS: LeasedTable = { table: "bulk_reviews", open: "status = 'running'" };
+
+const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function isBusy(e: unknown): boolean {
+  return e instanceof Error && "code" in e && String((e as { code: unknown }).code).startsWith("SQLITE_BUSY");
+}
+
+export interface RunOptions {
+  /** Waits between batches (0: only yield the thread). */
+  pauseMs?: number;
+  owner?: string;
+  /** Fields a batch writes at most (default and cap: BULK_MAX_FIELDS). */
+  maxFields?: number;
+  /** After each batch, with the job as it stands. */
+  onProgress?: (job: BulkJob) => void;
+}
+
+/**
+ * Runs one job until it is done, cancelled or failed, or another runner holds it (then it does
+ * nothing). Resolves with the job as it ended.
+ */
+export async function runBulk(db: Db, id: number, opts: RunOptions = {}): Promise<BulkJob | undefined> {
+  const owner = opts.owner ?? newLeaseOwner();
+  if (!claimLease(db, BULK_JOBS, id, owner)) return getBulkJob(db, id);
+  let busy = 0;
+  try {
+    for (;;) {
+      let job: BulkJob | undefined;
+      try {
+        job = bulkStep(db, id, { maxFields: opts.maxFields, lease: { owner, until: Date.now() + LEASE_MS } });
+        busy = 0;
+      } catch (e) {
+        // Another writer held the database past the busy timeout: try again a little later.
+        if (isBusy(e) && ++busy < 5) {
+          await sleep(500 * busy);
+          continue;
+        }
+        failBulk(db, id, e instanceof ReviewError || e instanceof Error ? e.message : String(e));
+        return getBulkJob(db, id);
+      }
+      if (job?.status !== "running") return job;
+      const held = db.sqlite.prepare("SELECT lease_owner FROM bulk_reviews WHERE id = ?").pluck().get(id);
+      if (held !== owner) return job;
+      opts.onProgress?.(job);
+      if (opts.pauseMs) await sleep(opts.pauseMs);
+      else await tick();
+    }
+  } finally {
+    releaseLease(db, BULK_JOBS, id, owner);
+  }
+}
