@@ -179,7 +179,12 @@ export const traces = sqliteTable(
      */
     original: blob({ mode: "buffer" }).notNull(),
   },
-  (t) => [uniqueIndex("traces_identity").on(t.runId, t.identity), index("traces_run").on(t.runId, t.id)],
+  (t) => [
+    uniqueIndex("traces_identity").on(t.runId, t.identity),
+    index("traces_run").on(t.runId, t.id),
+    /** An agent turn's traces (lib/ingest/agentTurns.ts): the spans whose ext_id starts with its key. */
+    index("traces_turn").on(t.runId, t.extId).where(sql`${t.form} IN ('otlp', 'phoenix')`),
+  ],
 );
 
 /** Names of the filterable tags, interned so trace_tags rows stay small. */

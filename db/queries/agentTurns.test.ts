@@ -1,0 +1,99 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { A, agentTurnsFile, B, chatSpan, line } from "../../lib/formats/otlpTestKit";
+import { ingestText, tempDb } from "../../lib/ingest/testIngest";
+import { parseTraceFilter } from "../../lib/traceFilter";
+import { rescoreAllRuns } from "./rescore";
+import { expectConsistent } from "./rescoreTestKit";
+import { getRunSummary } from "./runs";
+import { listTraces } from "./traceList";
+
+/** Agent turns through the real store (a SQLite file): OTLP files whose traces hold several generations. */
+
+/** Per ext_id: whether the trace carries agent_step. */
+function steps(db: ReturnType<typeof tempDb>["db"], run: string): Record<string, boolean> {
+  const rows = db.sqlite
+    .prepare("SELECT t.ext_id AS id, t.result FROM traces t JOIN runs r ON r.id = t.run_id WHERE r.name = ?")
+    .all(run) as { id: string; result: string }[];
+  return Object.fromEntries(
+    rows.map((r) => [r.id, (JSON.parse(r.result).flags as string[]).includes("agent_step")]),
+  );
+}
+
+const C = "cccccccccccccccccccccccccccccccc";
+
+describe("agent turns", () => {
+  const t = tempDb("agentturns");
+  afterAll(() => t.cleanup());
+
+  it("stores every generation; per turn the first calling the probe's tool counts, else the last", async () => {
+    // Turn A: three generations, the call in the second (by start time), lines out of order.
+    // Turn B: two generations, no call: the later one counts.
+    const file = agentTurnsFile();
+    const s = await ingestText(t.db, "agent.otlp.jsonl", file, { format: "auto", run: "turns" });
+    expect(s.runs).toEqual([expect.objectContaining({ name: "turns", ingested: 5 })]);
+    expect(steps(t.db, "turns")).toEqual({
+      [`${A}:a1`]: true,
+      [`${A}:a2`]: false,
+      [`${A}:a3`]: true,
+      [`${B}:b1`]: true,
+      [`${B}:b2`]: false,
+    });
+    // The rates count two generations, one per turn: A's call (INJECT) and B's question (ASK).
+    const run = getRunSummary(t.db, "turns");
+    const tz = run?.fields.find((f) => f.field === "timezone");
+    expect(tz?.n).toBe(2);
+    expect(tz?.labels.INJECT).toBe(1);
+    expect(tz?.labels.ASK).toBe(1);
+    expect(run?.probes).toEqual([{ id: "schedule_window", n: 2 }]);
+    expect(run?.flags.agent_step).toBe(3);
+    expect(run?.traceCount).toBe(5);
+    expectConsistent(t.db);
+    // The run page's flag filter finds the steps.
+    const runId = run?.id as number;
+    const listed = listTraces(t.db, runId, parseTraceFilter({ flag: "agent_step" }), null);
+    expect(listed.rows.map((r) => r.extId).sort()).toEqual([`${A}:a1`, `${A}:a3`, `${B}:b1`]);
+    expect(listed.count.n).toBe(3);
+    // Combined with a label: the steps' signatures carry the flag's bit, so none is skipped.
+    const drift = listTraces(
+      t.db,
+      runId,
+      parseTraceFilter({ flag: "agent_step", label: "DRIFT" }),
+      "timezone",
+    );
+    expect(drift.rows.map((r) => r.extId).sort()).toEqual([`${A}:a1`, `${A}:a3`, `${B}:b1`]);
+  });
+
+  it("decides a turn again when a later ingest adds a generation to it", async () => {
+    await ingestText(t.db, "c1.otlp.jsonl", line(chatSpan(C, "c2", 2, { text: "Which timezone?" })), {
+      format: "auto",
+      run: "late",
+    });
+    expect(steps(t.db, "late")).toEqual({ [`${C}:c2`]: false });
+    // An earlier generation of the same turn, calling the tool, arrives in another file.
+    await ingestText(t.db, "c2.otlp.jsonl", line(chatSpan(C, "c1", 1, { timezone: "UTC" })), {
+      format: "auto",
+      run: "late",
+    });
+    expect(steps(t.db, "late")).toEqual({ [`${C}:c1`]: false, [`${C}:c2`]: true });
+    const run = getRunSummary(t.db, "late");
+    expect(run?.fields.find((f) => f.field === "timezone")?.labels).toMatchObject({ INJECT: 1, ASK: 0 });
+    expect(run?.flags.agent_step).toBe(1);
+    expectConsistent(t.db);
+    // The same file again changes nothing.
+    await ingestText(t.db, "c2.otlp.jsonl", line(chatSpan(C, "c1", 1, { timezone: "UTC" })), {
+      format: "auto",
+      run: "late",
+    });
+    expect(steps(t.db, "late")).toEqual({ [`${C}:c1`]: false, [`${C}:c2`]: true });
+    expectConsistent(t.db);
+  });
+
+  it("keeps the flags through a re-score", async () => {
+    const before = { turns: steps(t.db, "turns"), late: steps(t.db, "late") };
+    const reports = rescoreAllRuns(t.db, "test");
+    expect(reports.every((r) => r.status === "done")).toBe(true);
+    expect({ turns: steps(t.db, "turns"), late: steps(t.db, "late") }).toEqual(before);
+    expect(getRunSummary(t.db, "turns")?.fields.find((f) => f.field === "timezone")?.n).toBe(2);
+    expectConsistent(t.db);
+  });
+});
