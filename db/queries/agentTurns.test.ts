@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { A, agentTurnsFile, B, chatSpan, line } from "../../lib/formats/otlpTestKit";
 import { ingestText, tempDb } from "../../lib/ingest/testIngest";
@@ -19,6 +21,7 @@ function steps(db: ReturnType<typeof tempDb>["db"], run: string): Record<string,
   );
 }
 
+const OTEL = join(import.meta.dirname, "..", "..", "fixtures", "testdata", "otel");
 const C = "cccccccccccccccccccccccccccccccc";
 
 describe("agent turns", () => {
@@ -88,11 +91,39 @@ describe("agent turns", () => {
     expectConsistent(t.db);
   });
 
+  it("reads a Phoenix trace's LLM spans as one turn too", async () => {
+    const [first] = readFileSync(join(OTEL, "phoenix-nested.jsonl"), "utf8").split("\n");
+    const calling = JSON.parse(first);
+    // A text answer one second before the call, in the same trace, on the line after it.
+    const asking = structuredClone(calling);
+    asking.context.span_id = "a1b2c3d4e5f60700";
+    asking.start_time = "2025-03-04T09:59:59.000000+00:00";
+    asking.attributes.llm.output_messages = [{ message: { role: "assistant", content: "Which timezone?" } }];
+    const file = `${JSON.stringify(calling)}\n${JSON.stringify(asking)}\n`;
+    await ingestText(t.db, "turn.phoenix.jsonl", file, { format: "auto", run: "phoenix" });
+    const trace = calling.context.trace_id;
+    expect(steps(t.db, "phoenix")).toEqual({
+      [`${trace}:a1b2c3d4e5f60718`]: false,
+      [`${trace}:a1b2c3d4e5f60700`]: true,
+    });
+    expect(getRunSummary(t.db, "phoenix")?.fields.find((f) => f.field === "timezone")?.n).toBe(1);
+    expectConsistent(t.db);
+  });
+
   it("keeps the flags through a re-score", async () => {
-    const before = { turns: steps(t.db, "turns"), late: steps(t.db, "late") };
+    const before = {
+      turns: steps(t.db, "turns"),
+      late: steps(t.db, "late"),
+      phoenix: steps(t.db, "phoenix"),
+    };
     const reports = rescoreAllRuns(t.db, "test");
     expect(reports.every((r) => r.status === "done")).toBe(true);
-    expect({ turns: steps(t.db, "turns"), late: steps(t.db, "late") }).toEqual(before);
+    expect({
+      turns: steps(t.db, "turns"),
+      late: steps(t.db, "late"),
+      phoenix: steps(t.db, "phoenix"),
+    }).toEqual(before);
+    expect(Object.values(before.turns).filter(Boolean)).toHaveLength(3);
     expect(getRunSummary(t.db, "turns")?.fields.find((f) => f.field === "timezone")?.n).toBe(2);
     expectConsistent(t.db);
   });
