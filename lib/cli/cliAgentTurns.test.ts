@@ -37,5 +37,9 @@ describe("assumeprobe ingest of an agent's OTLP file", SLOW, () => {
       ["ASK", 1, 2],
     ]);
     expect(c.code).toBe(1);
+    const text = await box.run(["check", "agent", "--max", "INJECT=0.6", "--field", "timezone"]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain("check agent (gpt-4o, 5 traces, 3 of them agent steps not counted)");
+    expect(text.stdout).toContain("INJECT 50.0% [9.5%, 90.5%] 1/2");
   });
 });
