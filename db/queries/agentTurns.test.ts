@@ -110,6 +110,30 @@ describe("agent turns", () => {
     expectConsistent(t.db);
   });
 
+  it("decides a long turn spread over many batches as it would all at once", async () => {
+    // 300 generations of one turn, 7 to a batch, shuffled: calls in the 123rd and (earlier in the file) the 201st.
+    const order = Array.from({ length: 300 }, (_, i) => i).sort(
+      (x, y) => ((x * 7919) % 300) - ((y * 7919) % 300),
+    );
+    const D = "dddddddddddddddddddddddddddddddd";
+    const span = (i: number) => {
+      const sp = chatSpan(
+        D,
+        `d${String(i).padStart(3, "0")}`,
+        0,
+        i === 122 || i === 200 ? { timezone: "UTC" } : { text: "Checking." },
+      );
+      const start = BigInt(Date.UTC(2026, 8, 8, 9, 0, 0)) * 1_000_000n + BigInt(i) * 1_000_000n;
+      return { ...sp, startTimeUnixNano: String(start), endTimeUnixNano: String(start + 1n) };
+    };
+    const file = order.map((i) => line(span(i))).join("\n");
+    await ingestText(t.db, "long.otlp.jsonl", file, { format: "auto", run: "long", batchSize: 7 });
+    const counted = Object.entries(steps(t.db, "long")).filter(([, step]) => !step);
+    expect(counted).toEqual([[`${D}:d122`, false]]);
+    expect(getRunSummary(t.db, "long")?.flags.agent_step).toBe(299);
+    expectConsistent(t.db);
+  });
+
   it("keeps the flags through a re-score", async () => {
     const before = {
       turns: steps(t.db, "turns"),

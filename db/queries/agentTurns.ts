@@ -13,9 +13,14 @@ import { findTagId, tagId } from "./tags";
 
 /**
  * Agent turns in the store (lib/ingest/agentTurns.ts holds the rule). After each ingest batch,
- * in its transaction, every turn the batch added a generation to is decided again over all of
- * its stored generations, whichever batch or file brought them: a generation that stops or
- * starts counting gains or loses `agent_step` (its score, its tag row, its run's count).
+ * in its transaction, every turn the batch added a generation to is decided again, whichever
+ * batch or file brought its generations: a generation that stops or starts counting gains or
+ * loses `agent_step` (its score, its column, its tag row, its run's count).
+ *
+ * The choice reads only the turn's generations that count now (one per probe) and the batch's
+ * new ones (which count until decided): the first caller of the probe's tool among all of them
+ * is the first among the counted one and the new ones, and with no caller so is the last. So a
+ * turn of a million generations costs each batch a few rows, not a million.
  */
 
 /** A turn an ingest batch touched: its run and its key (turnOf). */
@@ -62,9 +67,10 @@ export function reevaluateTurns(db: Db, turns: Iterable<TouchedTurn>): number {
   const rowsOf = s.prepare(
     `SELECT id, probe_id AS probeId, probe_version AS probeVersion, ext_id AS extId,
        started_at AS startedAt, response, result
-     FROM traces WHERE run_id = ? AND form IN ('otlp', 'phoenix') AND ext_id >= ? AND ext_id < ?`,
+     FROM traces WHERE run_id = ? AND form IN ('otlp', 'phoenix') AND agent_step = 0
+       AND ext_id >= ? AND ext_id < ?`,
   );
-  const setResult = s.prepare("UPDATE traces SET result = ? WHERE id = ?");
+  const setResult = s.prepare("UPDATE traces SET result = ?, agent_step = ? WHERE id = ?");
   const addTag = s.prepare(
     "INSERT OR IGNORE INTO trace_tags(run_id, tag_id, trace_id, sig) VALUES (?, ?, ?, ?)",
   );
@@ -115,7 +121,7 @@ export function reevaluateTurns(db: Db, turns: Iterable<TouchedTurn>): number {
       if (step === isAgentStep(r.result)) continue;
       changed++;
       const id = tagId(db, stepTag);
-      setResult.run(withFlag(r.result, step), r.id);
+      setResult.run(withFlag(r.result, step), step ? 1 : 0, r.id);
       const names = (tagsOf.pluck().all(r.id, runId, r.probeId) as string[]).filter((n) => n !== stepTag);
       if (step) names.push(stepTag);
       const sig = r.id > MAX_SIGNED_TRACE_ID ? -1 : tagSignature(names);

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { countedGenerations, isAgentStep, type TurnGeneration, turnOf } from "./agentTurns";
 
@@ -83,5 +84,43 @@ describe("isAgentStep", () => {
     expect(isAgentStep(JSON.stringify({ flags: ["agent_step"] }))).toBe(true);
     expect(isAgentStep(JSON.stringify({ flags: [], text: "agent_step" }))).toBe(false);
     expect(isAgentStep("not json agent_step")).toBe(false);
+  });
+});
+
+describe("deciding a turn batch by batch", () => {
+  it("over the counted generations and the new ones gives the choice over all of them", () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            probe: fc.constantFrom("a", "b"),
+            second: fc.option(fc.integer({ min: 0, max: 5 }), { nil: null }),
+            calls: fc.boolean(),
+            batch: fc.integer({ min: 0, max: 3 }),
+          }),
+          { minLength: 1, maxLength: 12 },
+        ),
+        (specs) => {
+          const gens = specs.map((s, i) => ({
+            g: gen(i + 1, {
+              probeId: s.probe,
+              spanId: `s${(i * 7) % 5}`,
+              startedAt: s.second === null ? null : `2026-09-08T09:00:0${s.second}.000Z`,
+              calls: s.calls ? ["schedule_window"] : [],
+            }),
+            batch: s.batch,
+          }));
+          let counted = new Set<number>();
+          for (let b = 0; b <= 3; b++) {
+            const fresh = gens.filter((x) => x.batch === b).map((x) => x.g);
+            if (fresh.length === 0) continue;
+            const read = gens.filter((x) => counted.has(x.g.id)).map((x) => x.g);
+            counted = countedGenerations([...read, ...fresh]);
+          }
+          expect(counted).toEqual(countedGenerations(gens.map((x) => x.g)));
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });
