@@ -35,6 +35,7 @@ test("the run page counts one generation per turn and filters the agent steps", 
   const run = new RunPage(page);
   await run.goto(RUN);
   await expect(run.rows).toHaveCount(5);
+  await expect(page.getByTestId("agent-steps")).toHaveText("3 agent steps not counted");
   await shoot(page, "run");
   await run.select("flag").selectOption("agent_step");
   await expect(page).toHaveURL(/flag=agent_step/);
