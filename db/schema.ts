@@ -205,8 +205,23 @@ export const traces = sqliteTable(
      * world state, side effect and parameters are read back from it for display.
      */
     original: blob({ mode: "buffer" }).notNull(),
+    /**
+     * 1 when the score carries `agent_step` (lib/ingest/agentTurns.ts): kept beside the flag so
+     * the turn index holds only the generations that count, the ones a turn's next choice reads.
+     */
+    agentStep: integer("agent_step").notNull().default(0),
   },
-  (t) => [uniqueIndex("traces_identity").on(t.runId, t.identity), index("traces_run").on(t.runId, t.id)],
+  (t) => [
+    uniqueIndex("traces_identity").on(t.runId, t.identity),
+    index("traces_run").on(t.runId, t.id),
+    /**
+     * An agent turn's counted generations (lib/ingest/agentTurns.ts): the spans whose ext_id
+     * starts with its key and that are no agent step.
+     */
+    index("traces_turn")
+      .on(t.runId, t.extId)
+      .where(sql`${t.form} IN ('otlp', 'phoenix') AND ${t.agentStep} = 0`),
+  ],
 );
 
 /** Names of the filterable tags, interned so trace_tags rows stay small. */

@@ -11,6 +11,8 @@ export const FLAG_MEANING: Record<string, string> = {
   copied_bait: "a copied value that is also bait: visible includes poisoned visible",
   typed_by_user: "the user typed it, the tokenizer missed it",
   backend_default: "the call omitted it and the backend filled it",
+  agent_step:
+    "another generation of this agent turn counts in the rates (the first calling the probe's tool, else the last): this one is shown, not counted",
   gate_mismatch:
     "our gate, re-run on the recorded world state and call, decides otherwise than the agent's gate did",
 };

@@ -1,3 +1,4 @@
+import { turnOf } from "../../lib/ingest/agentTurns";
 import { type RunKind, runKindOfForm } from "../../lib/ingest/gateLogForm";
 import type { IngestStore, WriteOutcome } from "../../lib/ingest/pipeline";
 import { type PreparedError, type PreparedTrace, rejectedTrace } from "../../lib/ingest/prepare";
@@ -5,6 +6,7 @@ import { packTagRow } from "../../lib/ingest/tagSignature";
 import type { Probe } from "../../lib/probe/schema";
 import type { Db } from "../client";
 import { WriteWaitError, writeSync } from "../write";
+import { reevaluateTurns, type TouchedTurn } from "./agentTurns";
 import { beginIngestBatch, claimRunlessErrors, finishIngestBatch, recountRejected } from "./ingestBatches";
 import { currentLexicon } from "./lexicon";
 import { getProbe, listProbes, saveProbe } from "./probes";
@@ -213,6 +215,8 @@ export function createTraceWriter(db: Db): TraceWriter {
       { n: number; mismatch: number; first: string | null; last: string | null }
     >();
     const touchedForErrors = new Set<number>();
+    /** Agent turns this batch added a generation to (lib/ingest/agentTurns.ts), by run and key. */
+    const turns = new Map<string, TouchedTurn>();
     // Records turned down here are stored and counted like any rejected record.
     const turnedDown: PreparedError[] = [];
     const reject = (t: PreparedTrace, reason: string) => {
@@ -286,6 +290,8 @@ export function createTraceWriter(db: Db): TraceWriter {
           else group.byTag.set(id, [row]);
         }
         if (t.search) q.insertSearch.run(traceId, t.search);
+        const turn = turnOf(t.form, t.extId);
+        if (turn !== null) turns.set(`${run.id}\u0000${turn}`, { runId: run.id, key: turn });
         const tot = runTotals.get(run.id) ?? { n: 0, mismatch: 0, first: null, last: null };
         tot.n++;
         if (t.modelMismatch) tot.mismatch++;
@@ -308,6 +314,8 @@ export function createTraceWriter(db: Db): TraceWriter {
         if (n > 0) q.addCount.run(g.runId, g.probeId, id, n);
       }
     }
+    // Once the batch's tags are counted: a turn's choice reads them and moves its flag's count.
+    if (turns.size > 0) reevaluateTurns(db, turns.values());
     for (const [runId, t] of runTotals) {
       q.updateRun.run(t.n, t.mismatch, t.first, t.first, t.first, t.last, t.last, t.last, runId);
     }

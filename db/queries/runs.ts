@@ -3,6 +3,7 @@ import { ANY_FIELD, parseTag } from "../../lib/ingest/tags";
 import { LABELS, type Label } from "../../lib/probe/schema";
 import type { Db } from "../client";
 import { write } from "../write";
+import { agentStepCounts } from "./agentTurns";
 
 export interface FieldCounts {
   field: string;
@@ -169,6 +170,8 @@ function countRows(db: Db, runIds: number[], probe?: string) {
     tag: string;
     n: number;
   }[];
+  // Agent steps stay out of the counts and rates (lib/ingest/agentTurns.ts); their flag's count stays.
+  for (const r of agentStepCounts(db, runIds, probe)) rows.push({ ...r, n: -r.n });
   const byRun = new Map<number, { probe: string; tag: string; n: number }[]>();
   for (const r of rows) {
     const list = byRun.get(r.runId);

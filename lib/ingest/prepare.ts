@@ -162,9 +162,14 @@ export interface ScoredParts {
  * run's model (`unknown` pins nothing: no model was named, so no payload can contradict it) and
  * computes the stored score, tags and search text.
  */
-export function scoreRecord(rec: TraceRecord, probe: Probe | CompiledProbe, model: string): ScoredParts {
+export function scoreRecord(
+  rec: TraceRecord,
+  probe: Probe | CompiledProbe,
+  model: string,
+  agentStep = false,
+): ScoredParts {
   const id = "visible" in probe ? probe.probe.id : probe.id;
-  const score = scoreTrace(
+  const scored = scoreTrace(
     {
       response: rec.response,
       world_state: rec.world_state,
@@ -174,6 +179,9 @@ export function scoreRecord(rec: TraceRecord, probe: Probe | CompiledProbe, mode
     },
     probe,
   );
+  // An agent step (lib/ingest/agentTurns.ts) is decided by its turn, not by its record: a re-score
+  // passes it on.
+  const score = agentStep ? { ...scored, flags: [...scored.flags, "agent_step" as const] } : scored;
   const labels: Record<string, string> = {};
   for (const f of Object.keys(score.fields)) labels[f] = score.fields[f].label;
   const tags = traceTags(id, score, rec.human, rec.recorded, undefined, rec.response.text);

@@ -1,6 +1,7 @@
 import { isObject } from "../isObject";
 import type { CompiledProbe } from "../probe/compile";
 import type { Probe } from "../probe/schema";
+import { isAgentStep } from "./agentTurns";
 import { type ScoredParts, scoreRecord } from "./prepare";
 import { isSpanForm, readSpan, spanParts } from "./spanRecord";
 import { type Interpreted, interpretRecord } from "./traceRecord";
@@ -78,7 +79,7 @@ export function rescoreStored(t: StoredTrace, probe: Probe | CompiledProbe): Res
       ? spanRecordOf(t.form, value, definition)
       : interpretRecord(value, { probe: t.probeId }, () => definition);
     if (!r.ok) return { ok: false, reason: `the original record no longer reads: ${r.reason}` };
-    const scored = scoreRecord(r.record, probe, t.model ?? "unknown");
+    const scored = scoreRecord(r.record, probe, t.model ?? "unknown", isAgentStep(t.result));
     const responseChanged = scored.response !== t.response;
     const changed = responseChanged || scored.result !== t.result;
     return { ok: true, scored, changed, responseChanged };

@@ -64,7 +64,7 @@ export function spanParts(g: Generation): SpanParts | { error: string } {
 }
 
 /** The tool names a probe offers (`tool`, `tools`). */
-function probeTools(p: Probe): string[] {
+export function probeTools(p: Probe): string[] {
   const names: string[] = [];
   if (p.tool?.name) names.push(p.tool.name);
   for (const t of p.tools ?? []) if (t.name) names.push(t.name);

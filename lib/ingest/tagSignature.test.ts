@@ -15,7 +15,6 @@ describe("tagBit", () => {
       ...INJECT_REASONS.map((r) => tag.reason(ANY_FIELD, r)),
       tag.human(ANY_FIELD, true),
       tag.human(ANY_FIELD, false),
-      tag.recorded(ANY_FIELD, true),
     ];
     const bits = names.map(tagBit);
     expect(new Set(bits).size).toBe(names.length);
@@ -81,16 +80,27 @@ describe("tagSignature", () => {
   });
 });
 
+describe("room for flags", () => {
+  it("gives agent_step a bit of its own, and recorded agreement the shared bits", () => {
+    const own = tagBit(tag.flag("agent_step"));
+    expect(own).toBeGreaterThanOrEqual(0);
+    expect(own).toBeLessThan(tagBit(tag.gate("no_call")));
+    const shared = tagBit(tag.recorded(ANY_FIELD, true));
+    expect(shared).toBeGreaterThan(tagBit(tag.human(ANY_FIELD, false)));
+    expect(shared).toBeLessThan(SIGNATURE_BITS);
+  });
+});
+
 describe("signatureLayout", () => {
   it("is the layout stored signatures were made with (changing it needs a migration resetting trace_tags.sig)", () => {
     expect(signatureLayout()).toBe(
       [
-        "flag:ask_and_call,flag:multi_call,flag:fenced,flag:wrong_tool,flag:model_mismatch,flag:recorded_mismatch,flag:unparsed_call",
+        "flag:ask_and_call,flag:multi_call,flag:fenced,flag:wrong_tool,flag:model_mismatch,flag:recorded_mismatch,flag:unparsed_call,flag:agent_step",
         "gate:no_call,gate:read_only,gate:fail,gate:allow,gate:block",
         "label:ASK,label:OMIT,label:COPY,label:INJECT,label:DRIFT,label:ERROR",
         "reason:hidden,reason:bait,reason:invented",
         "fieldFlag:copied_bait,fieldFlag:typed_by_user,fieldFlag:backend_default",
-        "human:agree,human:disagree,recorded:agree,recorded:disagree|shared:28-31|none:flag:unrecognized_payload",
+        "human:agree,human:disagree|shared:27-31|none:flag:unrecognized_payload",
       ].join(","),
     );
   });

@@ -38,7 +38,9 @@ const VOCABULARY: Record<TagKind, readonly string[] | null> = {
   reason: INJECT_REASONS,
   fieldFlag: FIELD_FLAGS,
   human: AGREEMENT,
-  recorded: AGREEMENT,
+  // A harness's recorded labels are rare and rarely combined with another tag: their tags share
+  // the hashed bits with the probes', leaving room for flags (`agent_step` took the pair's bits).
+  recorded: [],
   probe: [],
   // A gate-log run's tool and blocking facts are counted per run, never combined in a filter.
   tool: null,

@@ -316,8 +316,10 @@ describe("trace flags", () => {
       { text: '{"timezone": "UTC",}', tool_calls: [], fenced: false, unrecognized: true },
       { model: { pinned: "a", payload: "b" }, recorded: { timezone: "DRIFT" } },
     );
+    // agent_step is set by ingest from a generation's turn (lib/ingest/agentTurns.ts), never here.
+    const scorers = TRACE_FLAGS.filter((f) => f !== "agent_step");
     expect(withCall.flags).toEqual(
-      TRACE_FLAGS.filter((f) => f !== "unparsed_call" && f !== "unrecognized_payload"),
+      scorers.filter((f) => f !== "unparsed_call" && f !== "unrecognized_payload"),
     );
     expect(noCall.flags).toEqual([
       "model_mismatch",
@@ -326,7 +328,8 @@ describe("trace flags", () => {
       "unrecognized_payload",
     ]);
     const seen = new Set([...withCall.flags, ...noCall.flags]);
-    expect(TRACE_FLAGS.filter((f) => seen.has(f))).toEqual([...TRACE_FLAGS]);
+    expect(TRACE_FLAGS.filter((f) => seen.has(f))).toEqual(scorers);
+    expect(TRACE_FLAGS.at(-1)).toBe("agent_step");
   });
 });
 

@@ -21,6 +21,9 @@ export const TRACE_FLAGS = [
   "recorded_mismatch",
   "unparsed_call",
   "unrecognized_payload",
+  // Set by ingest, not by the scorer: a generation of an agent turn that does not count in the
+  // rates (lib/ingest/agentTurns.ts); a re-score keeps it.
+  "agent_step",
 ] as const;
 export type TraceFlag = (typeof TRACE_FLAGS)[number];
 

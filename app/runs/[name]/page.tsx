@@ -189,6 +189,15 @@ export default async function RunPage({ params, searchParams }: Props) {
           <p className="mt-1 text-sm text-slate-600">
             model <Ident text={run.model ?? "—"} className="font-mono text-slate-900" /> ·{" "}
             {run.traceCount.toLocaleString("en-US")} traces · {run.date.slice(0, 16).replace("T", " ")}
+            {(run.flags.agent_step ?? 0) > 0 ? (
+              <span
+                className="ml-2 inline-block whitespace-nowrap rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700"
+                data-testid="agent-steps"
+                title="generations of agent turns that another generation of the turn counts for: shown, not counted in the rates"
+              >
+                {run.flags.agent_step.toLocaleString("en-US")} agent steps not counted
+              </span>
+            ) : null}
             {run.mismatchCount > 0 ? (
               <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900">
                 {run.mismatchCount} answered by another model

@@ -43,6 +43,13 @@ function findRun(name: string, what: string): RunSummary {
   return r;
 }
 
+/** A run's model and size; agent steps (lib/ingest/agentTurns.ts) are stored but not counted. */
+function runSize(r: RunSummary): string {
+  const steps = r.flags.agent_step ?? 0;
+  const size = `${r.model ?? "unknown"}, ${r.traceCount.toLocaleString("en-US")} traces`;
+  return steps > 0 ? `${size}, ${steps.toLocaleString("en-US")} of them agent steps not counted` : size;
+}
+
 const fmtRate = (r: { k: number; n: number; rate: number; low: number; high: number }) =>
   `${pct(r.rate, 1)} [${pct(r.low, 1)}, ${pct(r.high, 1)}] ${r.k.toLocaleString("en-US")}/${r.n.toLocaleString("en-US")}`;
 
@@ -95,7 +102,7 @@ export function runCheck(name: string, opts: CheckOptions): number {
     return pass ? 0 : 1;
   }
   const out: string[] = [
-    `check ${name} (${run.model ?? "unknown"}, ${run.traceCount.toLocaleString("en-US")} traces)${baseline ? ` against ${baseline.name} (${baseline.model ?? "unknown"}, ${baseline.traceCount.toLocaleString("en-US")} traces)` : ""}`,
+    `check ${name} (${runSize(run)})${baseline ? ` against ${baseline.name} (${runSize(baseline)})` : ""}`,
   ];
   for (const f of fields) {
     out.push(
