@@ -356,6 +356,70 @@ export const bulkReviewSkips = sqliteTable(
   (t) => [primaryKey({ columns: [t.jobId, t.traceId, t.field] })],
 );
 
+/**
+ * A bulk add of a run page's filter to a fixture set, written in short resumable batches
+ * (db/queries/fixturesBulk.ts), run in the background as a bulk relabel is (db/jobs/bulkAdd.ts).
+ */
+export const bulkFixtureAdds = sqliteTable(
+  "bulk_fixture_adds",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    runId: integer("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    /** The run page's filter (JSON, without paging). */
+    filter: text().notNull(),
+    field: text().notNull(),
+    /** The set's name (created when the job started, if it was missing). */
+    setName: text("set_name").notNull(),
+    /** Whether the job created the set. */
+    created: integer({ mode: "boolean" }).notNull().default(false),
+    reviewer: text().notNull(),
+    /** The count the reviewer confirmed. */
+    total: integer().notNull(),
+    /** The newest review when the count was shown: a field reviewed since is skipped and listed. */
+    seenReviewId: integer("seen_review_id").notNull(),
+    /** The run's newest trace then: traces ingested later are not touched. */
+    lastTraceId: integer("last_trace_id").notNull(),
+    /** Every trace up to this id is done. */
+    cursor: integer().notNull().default(0),
+    added: integer().notNull().default(0),
+    relabelled: integer().notNull().default(0),
+    unchanged: integer().notNull().default(0),
+    /** Selected fields with no human label (skipped). */
+    noLabel: integer("no_label").notNull().default(0),
+    /** Fields reviewed after the count (skipped and listed). */
+    changed: integer().notNull().default(0),
+    /** Transactions that wrote fixtures. */
+    batches: integer().notNull().default(0),
+    /** running, done, failed, cancelled. */
+    status: text().notNull().default("running"),
+    error: text(),
+    leaseOwner: text("lease_owner"),
+    /** Epoch milliseconds until which the owner's runner holds the job. */
+    leaseUntil: integer("lease_until"),
+    createdAt: text("created_at").notNull().default(now),
+    updatedAt: text("updated_at").notNull().default(now),
+    finishedAt: text("finished_at"),
+  },
+  (t) => [index("bulk_fixture_adds_run").on(t.runId, t.id)],
+);
+
+/** Fields a bulk add left out because someone reviewed them after the count was shown. */
+export const bulkFixtureAddChanges = sqliteTable(
+  "bulk_fixture_add_changes",
+  {
+    jobId: integer("job_id")
+      .notNull()
+      .references(() => bulkFixtureAdds.id, { onDelete: "cascade" }),
+    traceId: integer("trace_id").notNull(),
+    field: text().notNull(),
+    /** The review that landed after the count was shown. */
+    reviewId: integer("review_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.traceId, t.field] })],
+);
+
 /** Named fixture sets; `seed` is built in and read-only (0008_fixtures.sql). */
 export const fixtureSets = sqliteTable("fixture_sets", {
   id: integer().primaryKey({ autoIncrement: true }),

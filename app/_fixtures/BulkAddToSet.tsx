@@ -1,20 +1,23 @@
 "use client";
 
 import Link from "next/link";
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { LabelChip } from "@/app/_components/LabelChip";
+import { ProgressBar } from "@/app/_components/ProgressBar";
 import { type ReviewerState, useReviewer } from "@/app/_review/useReviewer";
-import type { BulkAddCount } from "@/db/queries/fixturesBulk";
+import type { BulkAddCount, BulkAddResult } from "@/db/queries/fixturesBulk";
 import { LABEL_KEYS } from "@/lib/review/humanLabel";
 import { FIXTURE_SET_STORAGE_KEY } from "@/lib/review/keys";
-import { type BulkAddResultView, bulkAddToSetAction, countBulkAddAction } from "./actions";
+import { bulkAddStatusAction, bulkAddToSetAction, cancelBulkAddAction, countBulkAddAction } from "./actions";
+import type { BulkAddJobView } from "./bulkAddView";
 
 const n = (x: number) => x.toLocaleString("en-US");
 const fields = (x: number) => `${n(x)} ${x === 1 ? "field" : "fields"}`;
 
 /**
  * Adds every field the run page's filter shows to a fixture set, each with its current human label
- * as the expected one: name the set, count, confirm the count, then see what was added. Fields with
+ * as the expected one: name the set, count, confirm the count, follow the background job (written in
+ * short batches; it resumes after a reload or a restart), then see what was added. Fields with
  * no human label are skipped and counted; a field someone reviews after the count is skipped and
  * listed (the add writes what was confirmed). Filter by a human label first (reviewed, differs
  * from ours) to keep what reviewers judged.
@@ -25,26 +28,42 @@ export function BulkAddToSet({
   field,
   filterText,
   reviewer: server,
+  running,
 }: {
   run: string;
   query: string;
   field: string;
   filterText: string;
   reviewer: ReviewerState;
+  /** The run's bulk add still running (after a reload), to follow. */
+  running: BulkAddJobView | null;
 }) {
   const reviewer = useReviewer(server);
   const dialog = useRef<HTMLDialogElement>(null);
   const input = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState<"" | "counting" | "adding">("");
   const [count, setCount] = useState<(BulkAddCount & { setName: string }) | null>(null);
-  const [result, setResult] = useState<Extract<BulkAddResultView, { ok: true }> | null>(null);
+  const [job, setJob] = useState<BulkAddJobView | null>(running);
+  const [shown, setShown] = useState(false);
   const [error, setError] = useState("");
+  const adding = job?.status === "running";
+  const result = job && !adding ? job : null;
+
+  useEffect(() => {
+    if (job?.status !== "running") return;
+    const t = setTimeout(async () => {
+      const r = await bulkAddStatusAction({ id: job.id });
+      if (r.ok) setJob(r.job);
+    }, 700);
+    return () => clearTimeout(t);
+  }, [job]);
 
   const open = () => {
     setCount(null);
-    setResult(null);
+    if (!adding) setJob(null);
     setError("");
     dialog.current?.showModal();
+    setShown(true);
     if (input.current) {
       try {
         input.current.value = localStorage.getItem(FIXTURE_SET_STORAGE_KEY) ?? "";
@@ -60,7 +79,7 @@ export function BulkAddToSet({
     if (set === "") return setError("Name the set to add to (a new name makes a new set).");
     setBusy("counting");
     setError("");
-    setResult(null);
+    setJob(null);
     const r = await countBulkAddAction({ run, query, field, set });
     setBusy("");
     if (r.ok) setCount({ ...r, setName: set });
@@ -86,22 +105,29 @@ export function BulkAddToSet({
     setBusy("");
     if (!r.ok) return setError(r.error);
     setCount(null);
-    setResult(r);
+    setJob(r.job);
     try {
-      localStorage.setItem(FIXTURE_SET_STORAGE_KEY, r.set);
+      localStorage.setItem(FIXTURE_SET_STORAGE_KEY, r.job.result.set);
     } catch {
       // Private mode: nothing to remember.
     }
   };
 
+  const cancel = async () => {
+    if (!job) return;
+    const r = await cancelBulkAddAction({ id: job.id });
+    if (r.ok) setJob(r.job);
+  };
+
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
-    if (busy) return;
+    if (busy || adding) return;
     if (count && !count.overLimit && count.total > 0) void add();
     else void countFields();
   };
 
-  const canAdd = count !== null && !count.overLimit && count.total > 0;
+  const canAdd = count !== null && !count.overLimit && count.total > 0 && !adding;
+  const jobNote = job ? <JobNote job={job} onCancel={cancel} /> : null;
   return (
     <>
       <button
@@ -115,6 +141,7 @@ export function BulkAddToSet({
       {reviewer.dialog}
       <dialog
         ref={dialog}
+        onClose={() => setShown(false)}
         aria-labelledby="bulk-add-title"
         className="m-auto w-[min(32rem,calc(100vw-2rem))] rounded-lg border border-slate-200 p-0 shadow-xl backdrop:bg-slate-900/30"
         data-testid="bulk-add-dialog"
@@ -139,13 +166,13 @@ export function BulkAddToSet({
             autoComplete="off"
             onChange={() => {
               setCount(null);
-              setResult(null);
+              if (!adding) setJob(null);
             }}
             className="w-full rounded border border-slate-300 px-2 py-1 font-mono text-sm"
             data-testid="bulk-add-set"
           />
           {count ? <CountNote count={count} reviewer={reviewer.name} /> : null}
-          {result ? <ResultNote result={result} /> : null}
+          {shown ? jobNote : null}
           {error ? (
             <p
               role="alert"
@@ -161,7 +188,7 @@ export function BulkAddToSet({
               onClick={() => dialog.current?.close()}
               className="rounded border border-slate-300 px-3 py-1.5 text-sm"
             >
-              {result ? "Close" : "Cancel"}
+              {job ? "Close" : "Cancel"}
             </button>
             {canAdd ? (
               <button
@@ -172,7 +199,7 @@ export function BulkAddToSet({
               >
                 {busy === "adding" ? "Adding…" : `Add ${fields(count.total)}`}
               </button>
-            ) : result ? null : (
+            ) : job ? null : (
               <button
                 type="submit"
                 disabled={busy !== ""}
@@ -185,7 +212,69 @@ export function BulkAddToSet({
           </div>
         </form>
       </dialog>
+      {job && !shown ? (
+        <div className="basis-full" data-testid="bulk-add-job">
+          {jobNote}
+          {result ? (
+            <button
+              type="button"
+              onClick={() => setJob(null)}
+              className="mt-1 text-xs text-slate-600 underline"
+              data-testid="bulk-add-dismiss"
+            >
+              dismiss
+            </button>
+          ) : null}
+        </div>
+      ) : null}
     </>
+  );
+}
+
+/** A bulk add running (its progress, a way to stop it), or ended (what it did). */
+function JobNote({ job, onCancel }: { job: BulkAddJobView; onCancel: () => void }) {
+  if (job.status !== "running")
+    return (
+      <>
+        {job.status === "done" ? null : (
+          <p
+            role="alert"
+            className="rounded bg-amber-50 p-2 text-sm text-amber-950"
+            data-testid="bulk-add-stopped"
+          >
+            {job.status === "cancelled"
+              ? `Stopped after ${fields(job.done)} of ${n(job.total)}: what was added stays.`
+              : `The add failed after ${fields(job.done)} of ${n(job.total)}: ${job.error ?? "unknown error"}`}
+          </p>
+        )}
+        <ResultNote result={job.result} />
+      </>
+    );
+  return (
+    <div
+      className="rounded-lg border border-indigo-200 bg-white p-3 text-sm"
+      role="status"
+      aria-live="polite"
+      data-testid="bulk-add-progress"
+      data-status={job.status}
+    >
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <p>
+          Adding to <span className="font-mono">{job.result.set}</span>:{" "}
+          <strong data-testid="bulk-add-done">{n(job.done)}</strong> of {n(job.total)} fields by{" "}
+          {job.reviewer}
+        </p>
+        <button
+          type="button"
+          onClick={onCancel}
+          className="text-xs text-red-700 underline"
+          data-testid="bulk-add-cancel"
+        >
+          stop
+        </button>
+      </div>
+      <ProgressBar done={job.done} total={job.total} />
+    </div>
   );
 }
 
@@ -249,7 +338,7 @@ function CountNote({
 }
 
 /** What the add did, with the fields skipped because someone reviewed them after the count. */
-function ResultNote({ result }: { result: Extract<BulkAddResultView, { ok: true }> }) {
+function ResultNote({ result }: { result: BulkAddResult }) {
   return (
     <div
       role="status"

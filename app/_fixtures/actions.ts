@@ -5,19 +5,22 @@ import { z } from "zod";
 import { BulkScopeSchema, bulkScope } from "@/app/_review/bulkScope";
 import { currentReviewer } from "@/app/_review/reviewer";
 import { getDb } from "@/db/client";
+import { startJob } from "@/db/jobs/background";
 import { runDeletionImpact } from "@/db/queries/fixtureList";
 import { syncSeedSet } from "@/db/queries/fixtureSeed";
 import { addHumanFields } from "@/db/queries/fixtures";
 import {
-  addFilterToSet,
   type BulkAddCount,
-  type BulkAddResult,
+  cancelBulkAdd,
   countBulkAdd,
+  getBulkAdd,
+  startBulkAdd,
 } from "@/db/queries/fixturesBulk";
 import { getRunSummary } from "@/db/queries/runs";
 import { FixtureError } from "@/lib/fixtures/errors";
 import { SEED_SET, SetNameSchema } from "@/lib/fixtures/setName";
 import { describeZodError, ReviewerSchema } from "@/lib/review/contract";
+import { type BulkAddJobView, bulkAddJobView } from "./bulkAddView";
 
 const AddSchema = z.object({
   traceId: z.number().int().positive(),
@@ -119,15 +122,16 @@ const BulkAddSchema = BulkCountSchema.extend({
   lastTraceId: z.number().int().nonnegative(),
 });
 
-export type BulkAddResultView =
-  | ({ ok: true } & BulkAddResult)
+export type BulkAddStartView =
+  | { ok: true; job: BulkAddJobView }
   | { ok: false; error: string; needsReviewer?: true };
 
 /**
- * Adds what the reviewer confirmed (the count's fields, as of its mark) to the set, each with its
- * human label; fields reviewed since the count are skipped and listed.
+ * Starts adding what the reviewer confirmed (the count's fields, as of its mark) to the set, each
+ * with its human label; it runs on in the background, in short batches, and resumes after a
+ * restart. Fields reviewed since the count are skipped and listed.
  */
-export async function bulkAddToSetAction(input: unknown): Promise<BulkAddResultView> {
+export async function bulkAddToSetAction(input: unknown): Promise<BulkAddStartView> {
   const parsed = BulkAddSchema.safeParse(input);
   if (!parsed.success) return { ok: false, error: describeZodError(parsed.error) };
   const d = parsed.data;
@@ -137,20 +141,46 @@ export async function bulkAddToSetAction(input: unknown): Promise<BulkAddResultV
   if (s.error !== undefined) return { ok: false, error: s.error };
   try {
     syncSeedSet(s.db);
-    const r = await addFilterToSet(
+    const job = startBulkAdd(
       s.db,
       { runId: s.runId, filter: s.filter, field: d.field },
       { total: d.total, seenReviewId: d.seenReviewId, lastTraceId: d.lastTraceId },
       d.set,
       who.name,
     );
+    void startJob(s.db, "bulkAdd", job.id);
     revalidatePath("/fixtures");
-    return { ok: true, ...r };
+    return { ok: true, job: bulkAddJobView(s.db, job) };
   } catch (e) {
     if (e instanceof FixtureError) return { ok: false, error: e.message };
     console.error("bulk add to a fixture set failed", e);
     return { ok: false, error: "the fixtures could not be added: try again" };
   }
+}
+
+const JobSchema = z.object({ id: z.number().int().positive() });
+
+type JobView = { ok: true; job: BulkAddJobView } | { ok: false; error: string };
+
+/** A bulk add's progress (and, once it ended, what it did): a read, it never starts work. */
+export async function bulkAddStatusAction(input: unknown): Promise<JobView> {
+  const parsed = JobSchema.safeParse(input);
+  if (!parsed.success) return { ok: false, error: describeZodError(parsed.error) };
+  const db = getDb();
+  const job = getBulkAdd(db, parsed.data.id);
+  if (!job) return { ok: false, error: `there is no bulk add ${parsed.data.id}` };
+  return { ok: true, job: bulkAddJobView(db, job) };
+}
+
+/** Stops a bulk add after its current batch: what it added stays. */
+export async function cancelBulkAddAction(input: unknown): Promise<JobView> {
+  const parsed = JobSchema.safeParse(input);
+  if (!parsed.success) return { ok: false, error: describeZodError(parsed.error) };
+  const db = getDb();
+  const job = cancelBulkAdd(db, parsed.data.id);
+  if (!job) return { ok: false, error: `there is no bulk add ${parsed.data.id}` };
+  revalidatePath("/fixtures");
+  return { ok: true, job: bulkAddJobView(db, job) };
 }
 
 /** What deleting a run takes with it (its reviews) and what stays (fixtures made from its traces). */

@@ -21,7 +21,7 @@ interface Running {
 }
 
 /** At most this many jobs of a kind run at once; the rest wait their turn (re-scores: one after another). */
-const AT_ONCE: Record<JobKind, number> = { bulk: 4, rescore: 1 };
+const AT_ONCE: Record<JobKind, number> = { bulk: 4, bulkAdd: 4, rescore: 1 };
 
 const g = globalThis as unknown as {
   assumeprobeJobs?: Map<string, Running>;

@@ -1,7 +1,8 @@
 /**
  * The job room's test kit: a run of traces whose timezone fields a bulk relabel takes, the check
  * that a job did each field exactly once, and (run as a script) a runner in a process of its own
- * that a test can kill: `node --import tsx db/jobs/jobTestKit.ts bulk|rescore DB_PATH JOB_ID`.
+ * that a test can kill: `node --import tsx db/jobs/jobTestKit.ts bulk|bulkAdd|rescore DB_PATH JOB_ID`.
+ * A bulk add takes the same run's fields once a reviewer has labelled them.
  */
 import { execFileSync } from "node:child_process";
 import { hostname } from "node:os";
@@ -9,8 +10,11 @@ import { ingestText, traceLine } from "../../lib/ingest/testIngest";
 import { parseTraceFilter } from "../../lib/traceFilter";
 import { type Db, openDb } from "../client";
 import { type BulkJob, countBulk, getBulkJob, startBulk } from "../queries/bulkReviews";
+import { type BulkAddJob, countBulkAdd, getBulkAdd, startBulkAdd } from "../queries/fixturesBulk";
+import { submitReviews } from "../queries/reviews";
 import { reviewInconsistencies } from "../queries/reviewTestKit";
 import { runBulk } from "./bulk";
+import { runBulkAdd } from "./bulkAdd";
 import { runLeasedRescore } from "./rescore";
 
 /** A run of `n` traces whose timezone field the scorer labels DRIFT (no ask term in the reply). */
@@ -58,6 +62,43 @@ export function doneTwiceOrNot(db: Db, jobId: number): string[] {
   return [...out, ...reviewInconsistencies(db)];
 }
 
+/** A confirmed bulk add of the run's timezone fields to `set`, once a reviewer labelled each ASK. */
+export async function startedBulkAdd(db: Db, runId: number, set: string): Promise<BulkAddJob> {
+  const ids = db.sqlite
+    .prepare("SELECT id FROM traces WHERE run_id = ? ORDER BY id")
+    .pluck()
+    .all(runId) as number[];
+  for (const traceId of ids)
+    submitReviews(db, {
+      traceId,
+      reviewer: "mira",
+      items: [{ field: "timezone", label: "ASK", base: null }],
+    });
+  const spec = { runId, filter: parseTraceFilter({ human: "reviewed" }), field: "timezone" };
+  return startBulkAdd(db, spec, await countBulkAdd(db, spec, set), set, REVIEWER);
+}
+
+/** What a finished bulk add did more than once or not at all (empty: each field added exactly once). */
+export function addedTwiceOrNot(db: Db, jobId: number): string[] {
+  const job = getBulkAdd(db, jobId) as BulkAddJob;
+  const out: string[] = [];
+  if (job.status !== "done") out.push(`job ${jobId} is ${job.status}`);
+  // A batch run again would find its fixtures there already: counted unchanged, or a second history entry.
+  if (job.added !== job.total) out.push(`the job counts ${job.added} added of ${job.total}`);
+  if (job.unchanged + job.relabelled > 0)
+    out.push(`${job.unchanged} counted already there, ${job.relabelled} relabelled`);
+  const rows = db.sqlite
+    .prepare(
+      `SELECT f.source_trace_id AS t, json_array_length(f.history) AS h FROM fixtures f
+       JOIN fixture_sets s ON s.id = f.set_id WHERE s.name = ? AND f.field = 'timezone'`,
+    )
+    .all(job.setName) as { t: number; h: number }[];
+  if (rows.length !== job.total) out.push(`${rows.length} of ${job.total} fields in the set`);
+  if (new Set(rows.map((r) => r.t)).size !== rows.length) out.push("a trace's field is in the set twice");
+  for (const r of rows) if (r.h !== 1) out.push(`trace ${r.t}'s fixture has ${r.h} history entries`);
+  return [...out, ...reviewInconsistencies(db)];
+}
+
 /** A lease owner's name for a process of this machine that has ended. */
 export function deadOwner(): string {
   const pid = Number(execFileSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]));
@@ -78,6 +119,7 @@ if (process.argv[1]?.endsWith("jobTestKit.ts") && process.argv.length === 5) {
   const db = openDb(path);
   // Small batches, a pause between: slow enough for a test to kill it part way.
   if (kind === "bulk") await runBulk(db, Number(id), { maxFields: 2, pauseMs: 50 });
+  else if (kind === "bulkAdd") await runBulkAdd(db, Number(id), { maxFields: 2, pauseMs: 50 });
   else
     runLeasedRescore(db, Number(id), {
       batchSize: 10,

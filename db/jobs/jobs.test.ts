@@ -4,11 +4,21 @@ import { afterAll, describe, expect, it } from "vitest";
 import { inconsistencies, tempDb } from "../../lib/ingest/testIngest";
 import { projectRoot } from "../../lib/root";
 import { getBulkJob } from "../queries/bulkReviews";
+import { getBulkAdd } from "../queries/fixturesBulk";
 import { saveLexicon } from "../queries/lexicon";
 import { queueDashboardRescores } from "../queries/rescoreJobs";
 import { resumeJobs, runningJobs, startJob } from "./background";
 import { BULK_JOBS } from "./bulk";
-import { deadOwner, doneTwiceOrNot, driftRun, startedBulk, until } from "./jobTestKit";
+import { BULK_ADD_JOBS } from "./bulkAdd";
+import {
+  addedTwiceOrNot,
+  deadOwner,
+  doneTwiceOrNot,
+  driftRun,
+  startedBulk,
+  startedBulkAdd,
+  until,
+} from "./jobTestKit";
 import { abandonedJobs, claimLease, LEASE_MS, newLeaseOwner, ownerAlive } from "./lease";
 import { DASHBOARD_RESCORES } from "./rescore";
 
@@ -107,6 +117,55 @@ describe("a bulk relabel in a process that is killed", () => {
     resumeJobs(db);
     expect(await startJob(db, "bulk", job.id)).toMatchObject({ ran: true, status: "done" });
     expect(doneTwiceOrNot(db, job.id)).toEqual([]);
+  }, 90_000);
+});
+
+describe("a bulk add to a fixture set", () => {
+  const added = (id: number) => {
+    const j = getBulkAdd(db, id);
+    return j ? j.added + j.unchanged + j.relabelled : 0;
+  };
+
+  it("on a worker thread killed part way is resumed at once and adds each field once", async () => {
+    const job = await startedBulkAdd(db, await driftRun(db, "add-thread", N), "add-thread");
+    expect(job.total).toBe(N);
+    const first = startJob(db, "bulkAdd", job.id, { pauseMs: 50, maxFields: 2 });
+    await until(() => added(job.id) >= 4, 30_000, "the first batches");
+    const thread = runningJobs().find((j) => j.kind === "bulkAdd" && j.id === job.id)?.worker;
+    expect(thread).toBeDefined();
+    await thread?.terminate();
+    expect(await first).toBeUndefined();
+    expect(added(job.id)).toBeLessThan(N);
+    expect(abandonedJobs(db, BULK_ADD_JOBS)).toContain(job.id);
+    expect(await startJob(db, "bulkAdd", job.id)).toMatchObject({ ran: true, status: "done" });
+    expect(addedTwiceOrNot(db, job.id)).toEqual([]);
+  }, 60_000);
+
+  it("in a process that is killed is resumed at once (its lease not waited out) and adds each field once", async () => {
+    const job = await startedBulkAdd(db, await driftRun(db, "add-process", N), "add-process");
+    const root = projectRoot();
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", join(root, "db", "jobs", "jobTestKit.ts"), "bulkAdd", db.path, String(job.id)],
+      { cwd: root, stdio: ["ignore", "ignore", "inherit"] },
+    );
+    const exited = new Promise((r) => child.on("exit", r));
+    try {
+      await until(() => added(job.id) >= 4, 60_000, "the child's first batches");
+    } finally {
+      child.kill("SIGKILL");
+      await exited;
+    }
+    const left = db.sqlite
+      .prepare("SELECT lease_until FROM bulk_fixture_adds WHERE id = ?")
+      .pluck()
+      .get(job.id) as number;
+    expect(left).toBeGreaterThan(Date.now());
+    expect(added(job.id)).toBeLessThan(N);
+    expect(abandonedJobs(db, BULK_ADD_JOBS)).toContain(job.id);
+    resumeJobs(db);
+    expect(await startJob(db, "bulkAdd", job.id)).toMatchObject({ ran: true, status: "done" });
+    expect(addedTwiceOrNot(db, job.id)).toEqual([]);
   }, 90_000);
 });
 

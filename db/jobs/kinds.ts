@@ -4,6 +4,7 @@
  */
 import type { Db } from "../client";
 import { BULK_JOBS, runBulk } from "./bulk";
+import { BULK_ADD_JOBS, runBulkAdd } from "./bulkAdd";
 import type { LeasedTable } from "./lease";
 import { DASHBOARD_RESCORES, runLeasedRescore } from "./rescore";
 
@@ -19,9 +20,9 @@ export interface JobRequest {
   path: string;
   /** The lease owner's name the runner claims the job for (the thread's parent names it). */
   owner: string;
-  /** A bulk relabel's wait between batches (default 10 ms, so other writers get the lock). */
+  /** A bulk job's wait between batches (default 10 ms, so other writers get the lock). */
   pauseMs?: number;
-  /** A bulk relabel's fields per batch (default and cap: BULK_MAX_FIELDS). */
+  /** A bulk job's fields per batch (default: BULK_MAX_FIELDS, BULK_ADD_BATCH_FIELDS). */
   maxFields?: number;
 }
 
@@ -48,6 +49,22 @@ export const JOB_KINDS = {
         onProgress: (j) => {
           ran = true;
           onProgress({ done: j.written + j.skipped, total: j.total });
+        },
+      });
+      return { ran: ran || job?.status !== "running", status: job?.status };
+    },
+  },
+  bulkAdd: {
+    lease: BULK_ADD_JOBS,
+    async run(db, r, onProgress) {
+      let ran = false;
+      const job = await runBulkAdd(db, r.id, {
+        owner: r.owner,
+        pauseMs: r.pauseMs ?? 10,
+        maxFields: r.maxFields,
+        onProgress: (j) => {
+          ran = true;
+          onProgress({ done: j.added + j.relabelled + j.unchanged + j.changed, total: j.total });
         },
       });
       return { ran: ran || job?.status !== "running", status: job?.status };

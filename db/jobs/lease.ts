@@ -1,5 +1,5 @@
 /**
- * The one lease helper: a job row (a bulk relabel, a dashboard re-score) is held by one runner at a
+ * The one lease helper: a job row (a bulk relabel, a bulk add to a fixture set, a dashboard re-score) is held by one runner at a
  * time through its `lease_owner` and `lease_until` columns. A runner claims it, renews it after each
  * batch, and releases it when it stops; a job whose runner died is taken over once its lease runs
  * out, or at once when its owner was a process of this machine that no longer exists (a restart).
@@ -13,7 +13,7 @@ export const LEASE_MS = 15_000;
 
 /** A table of leased jobs, and the condition its unfinished rows meet. */
 export interface LeasedTable {
-  table: "bulk_reviews" | "rescores";
+  table: "bulk_reviews" | "bulk_fixture_adds" | "rescores";
   /** SQL over the table's columns: the rows a runner may still work on. */
   open: string;
 }

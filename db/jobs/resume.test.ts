@@ -3,8 +3,17 @@ import { register } from "../../instrumentation";
 import { tempDb } from "../../lib/ingest/testIngest";
 import { closeDb } from "../client";
 import { bulkStep, getBulkJob } from "../queries/bulkReviews";
+import { bulkAddStep, getBulkAdd } from "../queries/fixturesBulk";
 import { queueDashboardRescores } from "../queries/rescoreJobs";
-import { deadOwner, doneTwiceOrNot, driftRun, startedBulk, until } from "./jobTestKit";
+import {
+  addedTwiceOrNot,
+  deadOwner,
+  doneTwiceOrNot,
+  driftRun,
+  startedBulk,
+  startedBulkAdd,
+  until,
+} from "./jobTestKit";
 
 const { db, cleanup } = tempDb("resume");
 const env = { db: process.env.ASSUMEPROBE_DB, runtime: process.env.NEXT_RUNTIME };
@@ -16,21 +25,27 @@ afterAll(() => {
 });
 
 describe("after a restart", () => {
-  it("the server's start resumes a killed bulk relabel and a killed re-score in the background, with no page opened and no lease waited out", async () => {
+  it("the server's start resumes a killed bulk relabel, bulk add and re-score in the background, with no page opened and no lease waited out", async () => {
     const runId = await driftRun(db, "restart", 30);
     const job = await startedBulk(db, runId);
     // The server that ran them was killed part way: its leases still run for a minute.
     const dead = deadOwner();
     bulkStep(db, job.id, { maxFields: 4, budgetMs: 60_000 });
+    const add = await startedBulkAdd(db, await driftRun(db, "restart-add", 30), "restart");
+    bulkAddStep(db, add.id, { maxFields: 4, budgetMs: 60_000 });
     const [rescore] = queueDashboardRescores(db, [runId], "ana");
     const until60 = Date.now() + 60_000;
     db.sqlite
       .prepare("UPDATE bulk_reviews SET lease_owner = ?, lease_until = ? WHERE id = ?")
       .run(dead, until60, job.id);
     db.sqlite
+      .prepare("UPDATE bulk_fixture_adds SET lease_owner = ?, lease_until = ? WHERE id = ?")
+      .run(dead, until60, add.id);
+    db.sqlite
       .prepare("UPDATE rescores SET lease_owner = ?, lease_until = ? WHERE id = ?")
       .run(dead, until60, rescore);
     expect(getBulkJob(db, job.id)?.written).toBe(4);
+    expect(getBulkAdd(db, add.id)?.added).toBe(4);
 
     process.env.ASSUMEPROBE_DB = db.path;
     process.env.NEXT_RUNTIME = "nodejs";
@@ -40,10 +55,14 @@ describe("after a restart", () => {
     expect(performance.now() - t0).toBeLessThan(5000);
     const status = db.sqlite.prepare("SELECT status FROM rescores WHERE id = ?").pluck();
     await until(
-      () => getBulkJob(db, job.id)?.status === "done" && status.get(rescore) === "done",
+      () =>
+        getBulkJob(db, job.id)?.status === "done" &&
+        getBulkAdd(db, add.id)?.status === "done" &&
+        status.get(rescore) === "done",
       12_000,
       "the jobs to finish in the background",
     );
     expect(doneTwiceOrNot(db, job.id)).toEqual([]);
+    expect(addedTwiceOrNot(db, add.id)).toEqual([]);
   }, 30_000);
 });

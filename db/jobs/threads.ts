@@ -16,7 +16,7 @@ const SOURCES = {
   // The writer thread `assumeprobe ingest` starts beside it, and the one an upload is ingested on.
   "ingest-writer": ["db", "queries", "ingestWriterThread.ts"],
   "ingest-upload": ["db", "queries", "ingestUploadThread.ts"],
-  // The dashboard's background work: a job (a bulk relabel, a re-score) or its calls (a what-if,
+  // The dashboard's background work: a job (a bulk relabel, a bulk add to a fixture set, a re-score) or its calls (a what-if,
   // suggestions), worker.ts.
   job: ["db", "jobs", "worker.ts"],
 } as const;

@@ -8,20 +8,31 @@
  * expected label would no longer be the one shown), and traces ingested since are left alone.
  * The count refuses a selection over BULK_ADD_MAX (a sign the filter is not the one meant).
  *
- * Both walk the filter in slices and yield between them; the add writes through the one write
- * path (writeTraceFields) in short IMMEDIATE transactions of at most `maxFields` fields and about
- * `budgetMs` of work, so other writers and page requests get in between.
+ * Both walk the filter in slices and yield between them. The add is a job row with a cursor
+ * (fixturesBulkJobs.ts), written through the one write path (writeTraceFields) in short IMMEDIATE
+ * transactions of at most `maxFields` fields and about `budgetMs` of work, each moving the cursor
+ * in the same transaction: other writers and page requests get in between, and a runner killed
+ * part way is resumed (db/jobs/bulkAdd.ts) with nothing added twice.
  */
 import { FixtureError } from "../../lib/fixtures/errors";
 import { BULK_ADD_MAX } from "../../lib/fixtures/limits";
 import { LABELS, type Label } from "../../lib/probe/schema";
 import { humanLabel } from "../../lib/review/humanLabel";
-import type { TraceFilter } from "../../lib/traceFilter";
 import type { Db } from "../client";
 import { pageless } from "./bulkJobs";
 import { type BulkMarkIds, candidatesAfter, type SelectedField, selectAsOf, takeMark } from "./bulkSelection";
 import { checkSetName, fixtureTransaction, getSet, writableSet } from "./fixtureSets";
 import { type TraceFieldAdd, writeTraceFields } from "./fixtures";
+import {
+  type BulkAddJob,
+  type BulkAddResult,
+  type BulkAddSpec,
+  bulkAddResult,
+  getBulkAdd,
+  insertBulkAdd,
+} from "./fixturesBulkJobs";
+
+export * from "./fixturesBulkJobs";
 
 export { BULK_ADD_MAX };
 
@@ -29,13 +40,7 @@ export { BULK_ADD_MAX };
 export const BULK_ADD_BUDGET_MS = 30;
 export const BULK_ADD_BATCH_FIELDS = 1_000;
 
-export interface BulkAddSpec {
-  runId: number;
-  /** The run page's filter (paging is ignored). */
-  filter: TraceFilter;
-  /** The filtered field, or `*` for any field. */
-  field: string;
-}
+const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export interface BulkAddCount extends BulkMarkIds {
   /** Fields with a human label: what the add writes. Past the limit, counting stopped at limit + 1. */
@@ -50,31 +55,6 @@ export interface BulkAddCount extends BulkMarkIds {
   /** The set, as it is now: null when the add will create it. */
   set: { name: string; fixtures: number } | null;
 }
-
-export interface BulkAddChanged {
-  traceId: number;
-  field: string;
-  review: { id: number; label: string | null; reviewer: string; createdAt: string };
-}
-
-export interface BulkAddResult {
-  set: string;
-  created: boolean;
-  added: number;
-  relabelled: number;
-  unchanged: number;
-  /** Selected fields with no human label. */
-  noLabel: number;
-  /** Fields reviewed after the count: skipped, never added with a label the reviewer did not see. */
-  changed: number;
-  /** The first of those (up to 100). */
-  changes: BulkAddChanged[];
-  /** Transactions written. */
-  batches: number;
-}
-
-const CHANGES_LISTED = 100;
-const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** A selected field's expected label as of the mark, or null when it has none. */
 function expectedOf(x: SelectedField): { label: Label; note: string } | null {
@@ -143,8 +123,120 @@ export async function countBulkAdd(
 }
 
 /**
- * Adds what a count confirmed to the set (created when missing), each field as of the count's
- * mark, through the one write path, batch by batch. A count over the limit is refused.
+ * Records a bulk add of what a count confirmed (the set created when missing); bulkAddStep writes
+ * it. A count over the limit, the read-only seed, a bad set name or no reviewer are refused before
+ * anything is written.
+ */
+export function startBulkAdd(
+  db: Db,
+  input: BulkAddSpec,
+  mark: BulkMarkIds & { total: number },
+  setName: string,
+  reviewer: string,
+  opts: { limit?: number } = {},
+): BulkAddJob {
+  const limit = opts.limit ?? BULK_ADD_MAX;
+  if (mark.total > limit)
+    throw new FixtureError(
+      "too_many",
+      `${mark.total.toLocaleString("en-US")} fields is more than the ${limit.toLocaleString("en-US")} one bulk add takes: narrow the filter`,
+    );
+  const who = reviewer.trim();
+  if (who === "") throw new FixtureError("no_reviewer", "a reviewer name is required");
+  const spec = { ...input, filter: pageless(input.filter) };
+  const id = fixtureTransaction(db, () => {
+    const { set, created } = writableSet(db, setName);
+    return insertBulkAdd(db, spec, mark, { name: set.name, created }, who);
+  });
+  return getBulkAdd(db, id) as BulkAddJob;
+}
+
+/**
+ * One batch of a bulk add, in one IMMEDIATE transaction: traces from the cursor on until
+ * `maxFields` fields or `budgetMs` of work, each field as of the count's mark, written through
+ * writeTraceFields, with the counts, the fields left out and the new cursor. A runner that no
+ * longer holds `lease` writes nothing. Returns the job after the batch.
+ */
+export function bulkAddStep(
+  db: Db,
+  id: number,
+  opts: { maxFields?: number; budgetMs?: number; lease?: { owner: string; until: number } } = {},
+): BulkAddJob | undefined {
+  const maxFields = opts.maxFields ?? BULK_ADD_BATCH_FIELDS;
+  const budget = opts.budgetMs ?? BULK_ADD_BUDGET_MS;
+  fixtureTransaction(db, () => {
+    const job = getBulkAdd(db, id);
+    if (job?.status !== "running") return;
+    if (
+      opts.lease &&
+      db.sqlite.prepare("SELECT lease_owner FROM bulk_fixture_adds WHERE id = ?").pluck().get(id) !==
+        opts.lease.owner
+    )
+      return;
+    const addChange = db.sqlite.prepare(
+      "INSERT OR IGNORE INTO bulk_fixture_add_changes(job_id, trace_id, field, review_id) VALUES (?, ?, ?, ?)",
+    );
+    const t0 = performance.now();
+    const n = { added: 0, relabelled: 0, unchanged: 0, noLabel: 0, changed: 0 };
+    let cursor = job.cursor;
+    let fields = 0;
+    let traces = 0;
+    let done = false;
+    outer: for (;;) {
+      const ids = candidatesAfter(db, job, cursor, job.lastTraceId);
+      if (ids.length === 0) {
+        done = true;
+        break;
+      }
+      for (const traceId of ids) {
+        // The budget counts the writes too: each trace's fields are written as it is read.
+        if (traces > 0 && (fields >= maxFields || performance.now() - t0 > budget)) break outer;
+        traces++;
+        cursor = traceId;
+        const adds: TraceFieldAdd[] = [];
+        for (const x of selectAsOf(db, job.filter, job.field, job.seenReviewId, traceId)) {
+          if (x.changed && x.current) {
+            n.changed += addChange.run(id, traceId, x.field, x.current.id).changes;
+            continue;
+          }
+          const e = expectedOf(x);
+          if (!e) n.noLabel++;
+          else adds.push({ traceId, field: x.field, expected: e.label, note: e.note });
+        }
+        if (adds.length === 0) continue;
+        for (const f of writeTraceFields(db, job.setName, job.reviewer, adds).fixtures) n[f.outcome]++;
+        fields += adds.length;
+      }
+    }
+    db.sqlite
+      .prepare(
+        `UPDATE bulk_fixture_adds SET cursor = ?, added = added + ?, relabelled = relabelled + ?,
+           unchanged = unchanged + ?, no_label = no_label + ?, changed = changed + ?, batches = batches + ?,
+           status = CASE WHEN ? THEN 'done' ELSE status END,
+           finished_at = CASE WHEN ? THEN strftime('%Y-%m-%dT%H:%M:%fZ','now') ELSE finished_at END,
+           lease_until = coalesce(?, lease_until),
+           updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ?`,
+      )
+      .run(
+        cursor,
+        n.added,
+        n.relabelled,
+        n.unchanged,
+        n.noLabel,
+        n.changed,
+        fields > 0 ? 1 : 0,
+        done ? 1 : 0,
+        done ? 1 : 0,
+        opts.lease?.until ?? null,
+        id,
+      );
+  });
+  return getBulkAdd(db, id);
+}
+
+/**
+ * Adds what a count confirmed to the set on this thread, batch by batch, yielding between them
+ * (the CLI's bench and the tests; the dashboard runs the same job in the background).
  */
 export async function addFilterToSet(
   db: Db,
@@ -154,79 +246,10 @@ export async function addFilterToSet(
   reviewer: string,
   opts: { limit?: number; budgetMs?: number; maxFields?: number } = {},
 ): Promise<BulkAddResult> {
-  const limit = opts.limit ?? BULK_ADD_MAX;
-  const budget = opts.budgetMs ?? BULK_ADD_BUDGET_MS;
-  const maxFields = opts.maxFields ?? BULK_ADD_BATCH_FIELDS;
-  if (mark.total > limit)
-    throw new FixtureError(
-      "too_many",
-      `${mark.total.toLocaleString("en-US")} fields is more than the ${limit.toLocaleString("en-US")} one bulk add takes: narrow the filter`,
-    );
-  if (reviewer.trim() === "") throw new FixtureError("no_reviewer", "a reviewer name is required");
-  const spec = { ...input, filter: pageless(input.filter) };
-  const { set, created } = fixtureTransaction(db, () => writableSet(db, setName));
-  const out: BulkAddResult = {
-    set: set.name,
-    created,
-    added: 0,
-    relabelled: 0,
-    unchanged: 0,
-    noLabel: 0,
-    changed: 0,
-    changes: [],
-    batches: 0,
-  };
-  let cursor = 0;
-  let ids: number[] = [];
-  let i = 0;
+  const job = startBulkAdd(db, input, mark, setName, reviewer, opts);
   for (;;) {
-    // One batch: traces from the cursor until maxFields fields or the budget, read and written in
-    // one transaction, so a field's label cannot change between reading and writing it.
-    const done = fixtureTransaction(db, () => {
-      const t0 = performance.now();
-      let fields = 0;
-      let traces = 0;
-      for (;;) {
-        if (i >= ids.length) {
-          ids = candidatesAfter(db, spec, cursor, mark.lastTraceId);
-          i = 0;
-          if (ids.length === 0) break;
-        }
-        // The budget counts the writes too: each trace's fields are written as it is read.
-        if (traces > 0 && (fields >= maxFields || performance.now() - t0 > budget)) break;
-        const traceId = ids[i++];
-        cursor = traceId;
-        traces++;
-        const adds: TraceFieldAdd[] = [];
-        for (const x of selectAsOf(db, spec.filter, spec.field, mark.seenReviewId, traceId)) {
-          if (x.changed && x.current) {
-            out.changed++;
-            if (out.changes.length < CHANGES_LISTED)
-              out.changes.push({
-                traceId,
-                field: x.field,
-                review: {
-                  id: x.current.id,
-                  label: x.current.label,
-                  reviewer: x.current.reviewer,
-                  createdAt: x.current.createdAt,
-                },
-              });
-            continue;
-          }
-          const e = expectedOf(x);
-          if (!e) out.noLabel++;
-          else adds.push({ traceId, field: x.field, expected: e.label, note: e.note });
-        }
-        if (adds.length === 0) continue;
-        for (const f of writeTraceFields(db, set.name, reviewer, adds).fixtures) out[f.outcome]++;
-        fields += adds.length;
-      }
-      if (fields > 0) out.batches++;
-      return ids.length === 0;
-    });
-    if (done) break;
+    const now = bulkAddStep(db, job.id, opts) as BulkAddJob;
+    if (now.status !== "running") return bulkAddResult(db, now);
     await tick();
   }
-  return out;
 }

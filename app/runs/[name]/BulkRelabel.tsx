@@ -3,6 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { LabelChip } from "@/app/_components/LabelChip";
+import { ProgressBar } from "@/app/_components/ProgressBar";
 import {
   bulkStatusAction,
   cancelBulkAction,
@@ -232,7 +233,6 @@ function BulkProgress({
   onDismiss: () => void;
 }) {
   const done = job.written + job.skipped;
-  const pct = job.total > 0 ? Math.min(100, Math.round((100 * done) / job.total)) : 100;
   const what = job.label ? `relabeled ${job.label}` : "cleared";
   return (
     <div
@@ -277,9 +277,7 @@ function BulkProgress({
           </button>
         )}
       </div>
-      <div className="mt-2 h-2 overflow-hidden rounded bg-slate-100" aria-hidden="true">
-        <div className="h-full bg-indigo-600 transition-[width]" style={{ width: `${pct}%` }} />
-      </div>
+      <ProgressBar done={done} total={job.total} />
       {job.error ? <p className="mt-2 text-red-800">{job.error}</p> : null}
       {job.skips.length > 0 ? (
         <div className="mt-2" data-testid="bulk-skips">

@@ -6,10 +6,12 @@ import { Card } from "@/app/_components/Card";
 import { FieldRatesTable } from "@/app/_components/FieldRatesTable";
 import { FilterNotices } from "@/app/_components/FilterNotices";
 import { BulkAddToSet } from "@/app/_fixtures/BulkAddToSet";
+import { bulkAddJobView } from "@/app/_fixtures/bulkAddView";
 import { bulkJobView } from "@/app/_review/bulkView";
 import { currentReviewer } from "@/app/_review/reviewer";
 import { getDb } from "@/db/client";
 import { latestBulkJob } from "@/db/queries/bulkReviews";
+import { latestBulkAdd } from "@/db/queries/fixturesBulk";
 import { listRescores } from "@/db/queries/rescore";
 import { pendingConfigRescores, rescoreProgress } from "@/db/queries/rescoreJobs";
 import { currentReviewsOf } from "@/db/queries/reviews";
@@ -105,6 +107,7 @@ export default async function RunPage({ params, searchParams }: Props) {
   );
   // A bulk relabel left running (a restart) is resumed by the server (db/jobs): its progress shows.
   const bulk = latestBulkJob(db, run.id);
+  const bulkAdd = latestBulkAdd(db, run.id);
   const reviewer = await currentReviewer();
   const reviewed = { reviewed: 0, corrects: 0, confirms: 0 };
   for (const f of run.fields) {
@@ -316,6 +319,7 @@ export default async function RunPage({ params, searchParams }: Props) {
                 field={field}
                 filterText={[...filterParams].map(([k, v]) => `${k}=${v}`).join(" ")}
                 reviewer={reviewer}
+                running={bulkAdd?.status === "running" ? bulkAddJobView(db, bulkAdd) : null}
               />
             </>
           )}

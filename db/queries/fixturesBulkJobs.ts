@@ -1,0 +1,170 @@
+/**
+ * Bulk adds to a fixture set as job rows (`bulk_fixture_adds`): their spec, mark, cursor, counts,
+ * lease and the fields they left out because someone reviewed them after the count. The batches
+ * are fixturesBulk.ts's bulkAddStep; db/jobs/bulkAdd.ts runs them in the background.
+ */
+import type { Label } from "../../lib/probe/schema";
+import type { TraceFilter } from "../../lib/traceFilter";
+import type { Db } from "../client";
+import type { BulkMarkIds } from "./bulkSelection";
+
+export interface BulkAddSpec {
+  runId: number;
+  /** The run page's filter (paging is ignored). */
+  filter: TraceFilter;
+  /** The filtered field, or `*` for any field. */
+  field: string;
+}
+
+export interface BulkAddChanged {
+  traceId: number;
+  field: string;
+  review: { id: number; label: string | null; reviewer: string; createdAt: string };
+}
+
+/** What a bulk add did (so far, while it runs). */
+export interface BulkAddResult {
+  set: string;
+  created: boolean;
+  added: number;
+  relabelled: number;
+  unchanged: number;
+  /** Selected fields with no human label. */
+  noLabel: number;
+  /** Fields reviewed after the count: skipped, never added with a label the reviewer did not see. */
+  changed: number;
+  /** The first of those (up to 100). */
+  changes: BulkAddChanged[];
+  /** Transactions written. */
+  batches: number;
+}
+
+export type BulkAddStatus = "running" | "done" | "failed" | "cancelled";
+
+export interface BulkAddJob extends BulkAddSpec, BulkMarkIds, Omit<BulkAddResult, "set" | "changes"> {
+  id: number;
+  setName: string;
+  reviewer: string;
+  /** The count the reviewer confirmed. */
+  total: number;
+  cursor: number;
+  status: BulkAddStatus;
+  error: string | null;
+  createdAt: string;
+  updatedAt: string;
+  finishedAt: string | null;
+}
+
+const JOB_COLUMNS = `id, run_id AS runId, filter, field, set_name AS setName, created, reviewer, total,
+  seen_review_id AS seenReviewId, last_trace_id AS lastTraceId, cursor, added, relabelled, unchanged,
+  no_label AS noLabel, changed, batches, status, error, created_at AS createdAt, updated_at AS updatedAt,
+  finished_at AS finishedAt`;
+
+function toJob(r: Record<string, unknown> | undefined): BulkAddJob | undefined {
+  if (!r) return undefined;
+  return {
+    ...(r as unknown as BulkAddJob),
+    created: r.created === 1,
+    filter: JSON.parse(r.filter as string) as TraceFilter,
+  };
+}
+
+export function getBulkAdd(db: Db, id: number): BulkAddJob | undefined {
+  return toJob(
+    db.sqlite.prepare(`SELECT ${JOB_COLUMNS} FROM bulk_fixture_adds WHERE id = ?`).get(id) as never,
+  );
+}
+
+/** The run's newest bulk add (running or not), to show its progress after a reload. */
+export function latestBulkAdd(db: Db, runId: number): BulkAddJob | undefined {
+  return toJob(
+    db.sqlite
+      .prepare(`SELECT ${JOB_COLUMNS} FROM bulk_fixture_adds WHERE run_id = ? ORDER BY id DESC LIMIT 1`)
+      .get(runId) as never,
+  );
+}
+
+/** Records a confirmed bulk add (call inside a transaction, once its set exists). */
+export function insertBulkAdd(
+  db: Db,
+  spec: BulkAddSpec,
+  mark: BulkMarkIds & { total: number },
+  set: { name: string; created: boolean },
+  reviewer: string,
+): number {
+  return db.sqlite
+    .prepare(
+      `INSERT INTO bulk_fixture_adds(run_id, filter, field, set_name, created, reviewer, total, seen_review_id, last_trace_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+    )
+    .pluck()
+    .get(
+      spec.runId,
+      JSON.stringify(spec.filter),
+      spec.field,
+      set.name,
+      set.created ? 1 : 0,
+      reviewer,
+      mark.total,
+      mark.seenReviewId,
+      mark.lastTraceId,
+    ) as number;
+}
+
+/** Stops a running bulk add after the batch it is in (what it wrote stays). */
+export function cancelBulkAdd(db: Db, id: number): BulkAddJob | undefined {
+  db.sqlite
+    .prepare(
+      `UPDATE bulk_fixture_adds SET status = 'cancelled', updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now'),
+         finished_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ? AND status = 'running'`,
+    )
+    .run(id);
+  return getBulkAdd(db, id);
+}
+
+export function failBulkAdd(db: Db, id: number, error: string): void {
+  db.sqlite
+    .prepare(
+      `UPDATE bulk_fixture_adds SET status = 'failed', error = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now'),
+         finished_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ? AND status = 'running'`,
+    )
+    .run(error, id);
+}
+
+/** The fields a job left out because someone reviewed them after the count, with that review. */
+export function bulkAddChanges(db: Db, id: number, limit = 100): BulkAddChanged[] {
+  const rows = db.sqlite
+    .prepare(
+      `SELECT c.trace_id AS traceId, c.field, r.id AS rid, r.label, r.reviewer, r.created_at AS createdAt
+       FROM bulk_fixture_add_changes c JOIN reviews r ON r.id = c.review_id WHERE c.job_id = ?
+       ORDER BY c.trace_id, c.field LIMIT ?`,
+    )
+    .all(id, limit) as {
+    traceId: number;
+    field: string;
+    rid: number;
+    label: Label | null;
+    reviewer: string;
+    createdAt: string;
+  }[];
+  return rows.map((r) => ({
+    traceId: r.traceId,
+    field: r.field,
+    review: { id: r.rid, label: r.label, reviewer: r.reviewer, createdAt: r.createdAt },
+  }));
+}
+
+/** A job's counts as the result the add shows (with the first fields it left out). */
+export function bulkAddResult(db: Db, job: BulkAddJob, changesListed = 100): BulkAddResult {
+  return {
+    set: job.setName,
+    created: job.created,
+    added: job.added,
+    relabelled: job.relabelled,
+    unchanged: job.unchanged,
+    noLabel: job.noLabel,
+    changed: job.changed,
+    changes: job.changed > 0 ? bulkAddChanges(db, job.id, changesListed) : [],
+    batches: job.batches,
+  };
+}
