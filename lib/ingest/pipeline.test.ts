@@ -307,6 +307,25 @@ describe("record forms", () => {
     expect(ts.map((t) => JSON.parse(t.result).flags)).toEqual([[], [], ["recorded_mismatch"]]);
   });
 
+  it("rejects a Langfuse trace export with a reason, not as an empty {label, trace}, and keeps the records around it", async () => {
+    const langfuse = {
+      trace: { id: "t-1", name: "agent", input: { q: "book 9am" }, output: { content: "Booked." } },
+      observations: [{ id: "o-1", traceId: "t-1", type: "GENERATION", output: { content: "Booked." } }],
+    };
+    const text = `${traceLine({}, { timezone: "UTC" })}\n${JSON.stringify(langfuse, null, 2)}\n${traceLine({})}\n`;
+    const s = checked(await ingestText(db, "langfuse.jsonl", text));
+    expect(s).toMatchObject({ records: 3, ingested: 2, rejected: 1 });
+    expect(s.errors).toEqual([
+      expect.objectContaining({
+        line: 2,
+        reason: expect.stringMatching(
+          /^no record shape matches: trace holds none of text, tool_call, tool_calls \(it holds id, name, input, output\)/,
+        ),
+      }),
+    ]);
+    expect(tracesOf("langfuse").map((t) => t.form)).toEqual(["trace", "trace"]);
+  });
+
   it("reads bare OpenAI chat completions with --probe and --model", async () => {
     const completion = (tz: string | null, model = "gpt-4o-2024-08-06") =>
       JSON.stringify({

@@ -98,4 +98,28 @@ describe("rescoreStored", () => {
       reason: expect.stringContaining("When2Call"),
     });
   });
+
+  it("flags a trace misread by one key name (a Langfuse export as {label, trace}) instead of an empty answer", () => {
+    const langfuse = JSON.stringify({
+      trace: { id: "t-1", name: "agent", input: { q: "book" }, output: { content: "Booked." } },
+      observations: [{ id: "o-1", traceId: "t-1", type: "GENERATION" }],
+    });
+    // What an older version stored: the `trace` read as the seed's shape, an empty answer, no flag.
+    const old = { ...stored(JSON.stringify({ trace: { text: null } })), original: langfuse };
+    expect(JSON.parse(old.result).flags).toEqual([]);
+    const r = rescoreStored(old, SW);
+    expect(r.ok && r.changed && r.responseChanged).toBe(true);
+    if (!r.ok) return;
+    expect(JSON.parse(r.scored.result).flags).toEqual(["unrecognized_payload"]);
+    expect(JSON.parse(r.scored.response)).toEqual({
+      text: null,
+      tool_calls: [],
+      fenced: false,
+      unrecognized: true,
+    });
+    // The same for a `response` holding none of text, tool_call, tool_calls.
+    const resp = { ...old, form: "trace", original: JSON.stringify({ response: { status: 200 } }) };
+    const r2 = rescoreStored(resp, SW);
+    expect(r2.ok && JSON.parse(r2.scored.result).flags).toEqual(["unrecognized_payload"]);
+  });
 });

@@ -4,7 +4,7 @@ import type { Probe } from "../probe/schema";
 import { isAgentStep } from "./agentTurns";
 import { type ScoredParts, scoreRecord } from "./prepare";
 import { isSpanForm, readSpan, spanParts } from "./spanRecord";
-import { type Interpreted, interpretRecord } from "./traceRecord";
+import { type Interpreted, interpretRecord, type RecordForm, type TraceRecord } from "./traceRecord";
 import { convertWhen2Call } from "./when2call";
 
 /**
@@ -67,6 +67,27 @@ function spanRecordOf(form: "otlp" | "phoenix", value: unknown, probe: Probe): I
 }
 
 /**
+ * A stored trace whose original matches none of the record shapes today: it was misread before
+ * each shape was told by its own fields (a Langfuse export's `trace` read as the seed runner's,
+ * an empty answer scored DRIFT with no flag). An ingest now rejects such a record; the stored
+ * trace is kept, with no calls and no text, and flagged `unrecognized_payload`, so it no longer
+ * passes for a model's empty answer.
+ */
+function unreadRecord(t: StoredTrace, value: unknown, probe: Probe): TraceRecord {
+  return {
+    form: t.form as RecordForm,
+    id: t.extId,
+    run: null,
+    model: null,
+    probe,
+    probeInline: false,
+    response: { text: null, tool_calls: [], fenced: false, unrecognized: true },
+    payloadModel: null,
+    raw: value,
+  };
+}
+
+/**
  * Scores a stored trace again with `probe` (compiled with a lexicon, or a definition: no
  * lexicon); `changed` when its stored score or normalized response differs from what is stored
  * now. Never throws: an original that no longer reads gives a reason and is left as it is.
@@ -75,9 +96,10 @@ export function rescoreStored(t: StoredTrace, probe: Probe | CompiledProbe): Res
   const definition = "visible" in probe ? probe.probe : probe;
   try {
     const value = recordValue(t);
-    const r = isSpanForm(t.form)
+    let r = isSpanForm(t.form)
       ? spanRecordOf(t.form, value, definition)
       : interpretRecord(value, { probe: t.probeId }, () => definition);
+    if (!r.ok && r.misread) r = { ok: true, record: unreadRecord(t, value, definition) };
     if (!r.ok) return { ok: false, reason: `the original record no longer reads: ${r.reason}` };
     const scored = scoreRecord(r.record, probe, t.model ?? "unknown", isAgentStep(t.result));
     const responseChanged = scored.response !== t.response;

@@ -146,7 +146,12 @@ export interface RecordDefaults {
 }
 
 export type ProbeLookup = (id: string) => Probe | undefined;
-export type Interpreted = { ok: true; record: TraceRecord } | { ok: false; reason: string };
+/**
+ * A rejection; `misread` when the record matches no shape but has the key an older version took
+ * for one (a `trace` or a `response` holding none of text, tool_call, tool_calls): stored before
+ * the shapes were told by their own fields, it was scored as an empty answer.
+ */
+export type Interpreted = { ok: true; record: TraceRecord } | { ok: false; reason: string; misread?: true };
 
 const fail = (reason: string): Interpreted => ({ ok: false, reason });
 
@@ -195,6 +200,75 @@ function resolveProbe(
   return { probe: parsed.data, inline: true };
 }
 
+/** The fields of our `response` and of the seed's trace shape: one of them must be there. */
+const RESPONSE_FIELDS = ["text", "tool_call", "tool_calls"] as const;
+
+/** An object holding text, tool_call or tool_calls (our response, or the seed's trace shape). */
+function holdsResponseFields(v: unknown): boolean {
+  return isObject(v) && RESPONSE_FIELDS.some((k) => Object.hasOwn(v, k));
+}
+
+const present = (v: unknown): boolean => v !== undefined && v !== null;
+
+const SHAPES =
+  "expected a trace record (response {text, tool_call or tool_calls}, or raw), the seed runner's {label, trace} " +
+  "(trace holding text or tool_call), the seed's {text, tool_call}, or a provider payload " +
+  "(OpenAI, Anthropic, Gemini, Bedrock Converse, Cohere v2, Ollama /api/chat)";
+
+/** The first keys of an object, cut short, to say what a record that matches no shape holds. */
+function keysOf(v: Record<string, unknown>): string {
+  const keys: string[] = [];
+  for (const k in v) {
+    if (keys.length === 8) {
+      keys.push("…");
+      break;
+    }
+    keys.push(k.length > 40 ? `${k.slice(0, 40)}…` : k);
+  }
+  return keys.length === 0 ? "nothing" : keys.join(", ");
+}
+
+type Shape = { form: RecordForm; source: unknown; explicit: boolean } | { reason: string; misread: boolean };
+
+/**
+ * Which shape a record is, told by that shape's own fields, never by one key name (DESIGN.md,
+ * "Traces from other tools"): our `response` holds text, tool_call or tool_calls (else `raw` is
+ * read); the seed runner's `trace` holds them; a provider payload has its own nesting and a
+ * companion field; the seed's bare shape holds them at the top. A Langfuse export's `trace`, an
+ * Ollama `/api/generate` body's string `response` or any other record matches none and is
+ * rejected, saying what it holds and what is expected.
+ */
+function recordShape(value: Record<string, unknown>): Shape {
+  const { response, raw } = value;
+  if (holdsResponseFields(response)) return { form: "trace", source: response, explicit: true };
+  if (!present(response) && present(raw)) return { form: "trace", source: raw, explicit: false };
+  if (holdsResponseFields(value.trace)) return { form: "seed_runner", source: value.trace, explicit: true };
+  if (looksLikeProviderPayload(value)) return { form: "payload", source: value, explicit: false };
+  if (holdsResponseFields(value)) return { form: "seed_trace", source: value, explicit: true };
+  if (("response" in value || "raw" in value) && !present(response) && !present(raw)) {
+    return { reason: "response and raw are both empty: a trace record needs one of them", misread: false };
+  }
+  let what: string;
+  if (present(response)) {
+    what = isObject(response)
+      ? `response holds none of text, tool_call, tool_calls (it holds ${keysOf(response)})`
+      : `response is ${kindOf(response)}, not an object holding text, tool_call or tool_calls`;
+  } else if (present(value.trace)) {
+    what = isObject(value.trace)
+      ? `trace holds none of text, tool_call, tool_calls (it holds ${keysOf(value.trace)}), so it is not the seed runner's {label, trace}`
+      : `trace is ${kindOf(value.trace)}, not the seed runner's trace object`;
+  } else what = `the record holds ${keysOf(value)}`;
+  // Older versions read `response` as our record's and `trace` as the seed runner's by the key alone.
+  const misread = isObject(response) || (!present(response) && !present(raw) && isObject(value.trace));
+  return { reason: `no record shape matches: ${what}; ${SHAPES}`, misread };
+}
+
+function kindOf(v: unknown): string {
+  if (v === null) return "null";
+  const kind = Array.isArray(v) ? "array" : typeof v;
+  return `${/^[aeiou]/.test(kind) ? "an" : "a"} ${kind}`;
+}
+
 /**
  * Reads one parsed JSONL value as a trace record: the trace format, the seed runner's
  * `{label, trace}`, the seed's bare trace shape, or a bare provider payload.
@@ -205,38 +279,11 @@ export function interpretRecord(value: unknown, defaults: RecordDefaults, lookup
       `the record is ${Array.isArray(value) ? "an array" : value === null ? "null" : `a ${typeof value}`}, not an object`,
     );
   }
-  let form: RecordForm;
-  let envelope: Record<string, unknown> = value;
-  let responseSource: unknown;
-  let explicit = true;
-  if ("response" in value || "raw" in value) {
-    form = "trace";
-    if (
-      (value.response === undefined || value.response === null) &&
-      (value.raw === undefined || value.raw === null)
-    ) {
-      return fail("response and raw are both empty: a trace record needs one of them");
-    }
-    if (value.response !== undefined && value.response !== null) responseSource = value.response;
-    else {
-      responseSource = value.raw;
-      explicit = false;
-    }
-  } else if ("trace" in value) {
-    form = "seed_runner";
-    responseSource = value.trace;
-  } else if (looksLikeProviderPayload(value)) {
-    form = "payload";
-    envelope = {};
-    responseSource = value;
-    explicit = false;
-  } else if ("tool_call" in value || "tool_calls" in value || "text" in value) {
-    form = "seed_trace";
-    envelope = {};
-    responseSource = value;
-  } else {
-    return fail("not a trace record: it needs response or raw, a seed {label, trace}, or a provider payload");
-  }
+  const shape = recordShape(value);
+  if ("reason" in shape)
+    return shape.misread ? { ok: false, reason: shape.reason, misread: true } : fail(shape.reason);
+  const { form, explicit, source: responseSource } = shape;
+  const envelope: Record<string, unknown> = form === "trace" || form === "seed_runner" ? value : {};
 
   let e = plainEnvelope(envelope);
   if (e === null) {
@@ -248,8 +295,6 @@ export function interpretRecord(value: unknown, defaults: RecordDefaults, lookup
   let response: NormalizedResponse;
   let payloadModel: string | null = null;
   if (explicit) {
-    if (form === "trace" && !isObject(responseSource)) return fail("response: must be an object");
-    if (form === "seed_runner" && !isObject(responseSource)) return fail("trace: must be an object");
     const r = normalizeExplicit(responseSource);
     if ("error" in r) return fail(`${form === "seed_runner" ? "trace" : "response"}: ${r.error}`);
     response = r;
