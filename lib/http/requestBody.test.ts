@@ -41,6 +41,29 @@ describe("readBody", () => {
     );
   });
 
+  it("past the limit the rest is still read and dropped, so the client is not reset before its answer", async () => {
+    let pulled = 0;
+    let cancelled = false;
+    const chunks = ["aaaa", "bbbb", "cccc", "dddd", "eeee"];
+    const body = new ReadableStream<Uint8Array>({
+      // A client still sending: each chunk arrives a little after the one before.
+      async pull(c) {
+        await new Promise((w) => setTimeout(w, 5));
+        if (pulled < chunks.length) c.enqueue(new TextEncoder().encode(chunks[pulled++]));
+        else c.close();
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const r = await drain(readBody(body, { max: 6, declared: null }));
+    expect(r.text).toBe("aaaabb");
+    expect((r.error as BodyStopped).over).toBe(true);
+    for (let i = 0; i < 200 && pulled < chunks.length; i++) await new Promise((w) => setTimeout(w, 5));
+    expect(pulled).toBe(chunks.length);
+    expect(cancelled).toBe(false);
+  });
+
   it("a body shorter than it declared, or one whose client went away, stops as cut off after what arrived", async () => {
     const short = await drain(readBody(stream(["abc"]), { max: 100, declared: 10 }));
     expect(short.text).toBe("abc");

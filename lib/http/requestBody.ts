@@ -46,6 +46,9 @@ export interface BodyLimit {
  * drops its whole queue when the client goes away, which lost complete lines that had arrived. The
  * memory is the same either way (the chunks wait here instead of there).
  */
+/** How much of a body past its limit is still read (and dropped) so its client gets the answer. */
+export const DRAIN_BYTES = 64 * 1024 * 1024;
+
 export async function* readBody(
   body: ReadableStream<Uint8Array>,
   limit: BodyLimit,
@@ -55,11 +58,20 @@ export async function* readBody(
   let ended: { error?: unknown } | null = null;
   const waiting: { wake?: () => void } = {};
   let stopping = false;
+  // Past the limit the rest is read and dropped (up to DRAIN_BYTES), not refused: a client still
+  // sending when the answer goes out would otherwise have its connection reset and lose the 413.
+  let draining = false;
+  let drained = 0;
   const pump = (async () => {
     try {
       for (;;) {
         const r = await reader.read();
         if (r.done || stopping) break;
+        if (draining) {
+          drained += r.value.length;
+          if (drained > DRAIN_BYTES) break;
+          continue;
+        }
         queue.push(r.value);
         waiting.wake?.();
       }
@@ -70,6 +82,7 @@ export async function* readBody(
     waiting.wake?.();
   })();
   let seen = 0;
+  let over = false;
   const cutOff = (why: string) => {
     const of = limit.declared !== null ? ` of the ${limit.declared} it declared` : "";
     return new BodyStopped(`the upload arrived cut off after ${seen} bytes${of}${why}`, false, seen);
@@ -89,6 +102,7 @@ export async function* readBody(
         const room = limit.max - seen;
         if (room > 0) yield chunk.subarray(0, room);
         seen = limit.max;
+        over = true;
         const named = limit.limitName ? ` (${limit.limitName})` : "";
         throw new BodyStopped(
           `the file is over the upload limit of ${megabytes(limit.max)} MB${named}: it stopped after ${limit.max} bytes`,
@@ -101,10 +115,16 @@ export async function* readBody(
     }
     if (limit.declared !== null && seen !== limit.declared) throw cutOff("");
   } finally {
-    stopping = true;
     queue.length = 0;
-    void reader.cancel().catch(() => {});
-    await pump;
+    if (over) {
+      // Not awaited: the answer goes out while what the client still sends is dropped.
+      draining = true;
+      void pump.then(() => reader.cancel().catch(() => {}));
+    } else {
+      stopping = true;
+      void reader.cancel().catch(() => {});
+      await pump;
+    }
   }
 }
 
