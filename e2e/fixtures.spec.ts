@@ -7,6 +7,7 @@ import { FixtureSetPage, FixtureSetsPage } from "./pages/FixturePages";
 import { ReviewPanel } from "./pages/ReviewPanel";
 import { RunPage, RunsOverviewPage } from "./pages/RunsPage";
 import { shootAsIs } from "./pages/shots";
+import { FLIP_LINKS, smallTargets } from "./pages/targetSizes";
 
 // Curated fixture sets, end to end in Chromium, on the demo data: the demo DRIFT that asked
 // "Which region is u_9182 in?" relabelled ASK into a new set with the keyboard, re-run, exported
@@ -149,6 +150,11 @@ test("relabel the region DRIFT as ASK into a new set with the keyboard, re-run i
   await expect(set.rows.and(page.locator('[data-passed="false"]'))).toHaveCount(2);
   await expect(set.history).toHaveCount(2);
   await look(page, "set-flip");
+  // The flip's links are held to 24 × 24 px at 390 px like every control (layout.spec's rule).
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await page.locator(FLIP_LINKS).count()).toBeGreaterThan(0);
+  expect(await smallTargets(page)).toEqual([]);
+  await page.setViewportSize({ width: 1440, height: 900 });
   await set
     .row(identity)
     .getByRole("link", { name: identity.slice(0, 12) })

@@ -2,7 +2,7 @@ import { expect, type Page, test } from "@playwright/test";
 import { openReadOnly } from "./pages/e2eDb";
 import { everyPage, type PageToVisit } from "./pages/everyPage";
 import { shoot } from "./pages/shots";
-import { ALONE, smallTargets } from "./pages/targetSizes";
+import { ALONE, FLIP_LINKS, smallTargets } from "./pages/targetSizes";
 
 let pages: PageToVisit[] = [];
 test.beforeAll(() => {
@@ -102,8 +102,10 @@ test("every control on every page is at least 24 × 24 px at 390 px (or spaced a
     for (const f of await smallTargets(page)) failures.push(`${p.name} (${p.path}): ${f}`);
     for (const sel of ALONE.split(", ")) if ((await page.locator(sel).count()) > 0) seen.add(sel);
   }
-  // Each kind of control held to 24 px whatever its spacing was on some page, so was measured.
-  expect([...seen].sort()).toEqual(ALONE.split(", ").sort());
+  // Each kind of control held to 24 px whatever its spacing was on some page, so was measured. A
+  // re-run's flips exist only once a spec made one: fixtures.spec measures those where it does.
+  const needed = ALONE.split(", ").filter((sel) => sel !== FLIP_LINKS);
+  expect([...seen].filter((sel) => sel !== FLIP_LINKS).sort()).toEqual(needed.sort());
   // Every kind of review button was measured: the trace page's and the queue's.
   expect(pages.map((p) => p.name)).toContain("review-queue");
   expect(failures).toEqual([]);

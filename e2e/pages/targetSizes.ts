@@ -20,6 +20,9 @@ export const REVIEW_BUTTONS =
 export const ALONE =
   'header a, [data-testid="remove-term"], [data-testid="fixture-row"] a, [data-testid="flip-item"] a, [data-testid="set-description"] button';
 
+/** A re-run's flip links: on a page only once a fixture flipped. */
+export const FLIP_LINKS = '[data-testid="flip-item"] a';
+
 /**
  * Targets on the page smaller than 24 × 24 px that the spacing exception does not cover (a
  * 24 px circle centred on the target meets no other target, nor another small target's circle),
