@@ -203,7 +203,9 @@ test("the upload page lists a recorded label outside the vocabulary as a warning
   const lines = [
     { id: "w-1", label: "ASKED", response: { text: "Which timezone should I use?" } },
     { id: "w-2", label: "ask", response: { text: "Which timezone should I use?" } },
-  ];
+    // A model of its own: a second run of another spec's model would change the overview's trends
+    // and the compare form's default pair.
+  ].map((l) => ({ ...l, model: "m-newuser-upload" }));
   writeFileSync(file, `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
   await page.goto("/upload");
   await page.getByTestId("file-input").setInputFiles(file);

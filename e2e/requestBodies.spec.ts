@@ -130,7 +130,11 @@ test("a fixture import past the upload limit: 413 naming it, every whole line be
 
 test("an upload streamed past the limit: 413 naming it, every whole line before it stored", async () => {
   const line = (i: number) =>
-    JSON.stringify({ id: `over-${i}`, response: { text: `Which timezone? ${"q".repeat(900)} ${i}` } });
+    JSON.stringify({
+      id: `over-${i}`,
+      model: "m-over-upload",
+      response: { text: `Which timezone? ${"q".repeat(900)} ${i}` },
+    });
   const lines = Array.from({ length: 18_000 }, (_, i) => line(i));
   const body = Buffer.from(`${lines.join("\n")}\n`);
   expect(body.length).toBeGreaterThan(LIMIT);
@@ -146,7 +150,11 @@ test("an upload streamed past the limit: 413 naming it, every whole line before 
 
 test("an upload cut off by a client that went away keeps every complete line and says where it stopped", async () => {
   const lines = Array.from({ length: 30_000 }, (_, i) =>
-    JSON.stringify({ id: `gone-${i}`, response: { text: `Which timezone should I use? (${i})` } }),
+    JSON.stringify({
+      id: `gone-${i}`,
+      model: "m-gone",
+      response: { text: `Which timezone should I use? (${i})` },
+    }),
   );
   const sent = Buffer.from(`${lines.join("\n")}\n{"id": "gone-partial", "respo`);
   await postThenVanish("/api/upload?filename=gone.jsonl&run=e2e-gone", sent, sent.length + 100_000);
