@@ -1,7 +1,7 @@
-import bookSlot from "../../fixtures/probes/book_slot.json";
-import deployService from "../../fixtures/probes/deploy_service.json";
-import openIncident from "../../fixtures/probes/open_incident.json";
-import scheduleWindow from "../../fixtures/probes/schedule_window.json";
+import bookSlot from "../../fixtures/probes/book_slot.json" with { type: "json" };
+import deployService from "../../fixtures/probes/deploy_service.json" with { type: "json" };
+import openIncident from "../../fixtures/probes/open_incident.json" with { type: "json" };
+import scheduleWindow from "../../fixtures/probes/schedule_window.json" with { type: "json" };
 import { type Probe, ProbeSchema } from "./schema";
 
 /** The built-in probes, from the JSON files in fixtures/probes/ (validated on first use). */
