@@ -27,7 +27,10 @@ test.beforeAll(() => {
   cli(["ingest", file, "--run", TINY, "--model", "e2e-tiny-model", "--no-progress"]);
 });
 
-/** Per run, the low end of the 95% interval of its INJECT rate on a field, from the database. */
+/**
+ * Per run, the low end of the 95% interval of its INJECT rate on a field, from the database: the
+ * rates leave an agent's steps out (only each turn's counted generation counts).
+ */
 function lowEnds(field: string): Map<string, number> {
   const db = openReadOnly();
   try {
@@ -35,7 +38,7 @@ function lowEnds(field: string): Map<string, number> {
       .prepare(
         `SELECT r.name AS name, count(json_extract(t.labels, '$.' || ?)) AS n,
                 sum(json_extract(t.labels, '$.' || ?) = 'INJECT') AS k
-         FROM traces t JOIN runs r ON r.id = t.run_id GROUP BY r.id`,
+         FROM traces t JOIN runs r ON r.id = t.run_id WHERE t.agent_step = 0 GROUP BY r.id`,
       )
       .all(field, field) as { name: string; n: number; k: number | null }[];
     return new Map(rows.filter((r) => r.n > 0).map((r) => [r.name, wilson(r.k ?? 0, r.n).low]));

@@ -1,23 +1,39 @@
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-import { queryOne } from "./pages/e2eDb";
+import { cli, queryOne } from "./pages/e2eDb";
 
 // The OTLP JSON OpenLLMetry's and OpenInference's OpenAI instrumentations wrote themselves
-// (scripts/capture-otel.ts), uploaded as a new user would: no run name, no probe, no model.
+// (scripts/capture-otel.ts), uploaded as a new user would: no run name, no model.
 // Expected calls and texts written by hand from the files.
 const DIR = join(import.meta.dirname, "..", "fixtures", "testdata", "otel");
+
+// The shared e2e database also holds e2e_agree, a second probe offering schedule_window: there an
+// upload with no probe is refused naming both (as DESIGN.md's probe resolution says), and the
+// probe is chosen on the form. With one candidate no flag is needed (lib/cli/cliOtelCaptured.test.ts).
+test.beforeAll(() => {
+  cli(["probes", "add", join(import.meta.dirname, "fixtures", "agree-probe.json")]);
+});
 
 for (const [name, run] of [
   ["openllmetry-openai.otlp.jsonl", "openllmetry-openai.otlp"],
   ["openinference-openai.otlp.jsonl", "openinference-openai.otlp"],
 ] as const) {
-  test(`uploads ${name} with no flags: both generations scored, the call and the question on their trace pages`, async ({
+  test(`uploads ${name} with no run or model: both generations scored, the call and the question on their trace pages`, async ({
     page,
   }) => {
     await page.goto("/upload");
     await page.getByTestId("file-input").setInputFiles(join(DIR, name));
     await page.getByTestId("upload-submit").click();
     const summary = page.getByTestId("upload-summary");
+    await expect(summary.getByTestId("summary-format")).toContainText("Read as OTLP JSON");
+    await expect(summary).toContainText("2 rejected");
+    await expect(summary).toContainText("several probes offer the tools");
+    await expect(summary).toContainText("e2e_agree, schedule_window; choose one with --probe ID");
+
+    await page.goto("/upload");
+    await page.getByTestId("file-input").setInputFiles(join(DIR, name));
+    await page.getByTestId("probe-select").selectOption("schedule_window");
+    await page.getByTestId("upload-submit").click();
     await expect(summary.getByTestId("summary-format")).toContainText("Read as OTLP JSON");
     await expect(summary).toContainText("2 records");
     await expect(summary).toContainText("2 ingested");

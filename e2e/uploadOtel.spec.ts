@@ -1,11 +1,18 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-import { queryOne } from "./pages/e2eDb";
+import { cli, queryOne } from "./pages/e2eDb";
 
 const FILE = join(import.meta.dirname, "..", "fixtures", "testdata", "otel", "genai.otlp.json");
 
-test("uploads an OTLP file with no flags: read as OTLP, each generation a trace, its original the span's bytes", async ({
+// The shared e2e database holds e2e_agree beside schedule_window, both offering the file's tool:
+// the probe is chosen on the form (resolution by tools alone: e2e/uploadCapturedOtel.spec.ts and
+// lib/cli/cliOtel.test.ts).
+test.beforeAll(() => {
+  cli(["probes", "add", join(import.meta.dirname, "fixtures", "agree-probe.json")]);
+});
+
+test("uploads an OTLP file: read as OTLP, each generation a trace, its original the span's bytes", async ({
   page,
   request,
 }) => {
@@ -13,6 +20,7 @@ test("uploads an OTLP file with no flags: read as OTLP, each generation a trace,
     await page.setViewportSize({ width, height: 900 });
     await page.goto("/upload");
     await page.getByTestId("file-input").setInputFiles(FILE);
+    await page.getByTestId("probe-select").selectOption("schedule_window");
     await page.getByTestId("run-input").fill("e2e-otlp");
     await page.getByTestId("upload-submit").click();
     const summary = page.getByTestId("upload-summary");

@@ -166,7 +166,7 @@ export default async function TracePage({ params, searchParams }: Props) {
               <Ident
                 text={t.extId}
                 max={120}
-                className="ml-2 font-mono text-base font-normal text-slate-500"
+                className="block font-mono text-base font-normal text-slate-500 sm:ml-2 sm:inline"
                 testId="ext-id"
               />
             ) : null}
@@ -373,7 +373,7 @@ export default async function TracePage({ params, searchParams }: Props) {
                     <span key="p">
                       <Link
                         href={`/probes/${encodeURIComponent(t.probeId)}?version=${t.probeVersion}`}
-                        className="font-mono text-indigo-700 hover:underline"
+                        className="inline-block py-1 font-mono text-indigo-700 hover:underline"
                         data-testid="probe-link"
                       >
                         <Ident text={t.probeId} /> v{t.probeVersion}
@@ -381,7 +381,10 @@ export default async function TracePage({ params, searchParams }: Props) {
                       {t.probeCurrentVersion !== null && t.probeCurrentVersion !== t.probeVersion ? (
                         <span className="ml-2 text-xs text-amber-900">
                           scored with v{t.probeVersion}; the current version is{" "}
-                          <Link href={`/probes/${encodeURIComponent(t.probeId)}`} className="underline">
+                          <Link
+                            href={`/probes/${encodeURIComponent(t.probeId)}`}
+                            className="inline-block min-w-6 py-1 text-center underline"
+                          >
                             v{t.probeCurrentVersion}
                           </Link>
                         </span>

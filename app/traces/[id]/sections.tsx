@@ -593,10 +593,13 @@ export function SideEffect({
 /** Small label/value pairs of a trace's provenance. */
 export function Meta({ items }: { items: [string, React.ReactNode, string?][] }) {
   return (
-    <dl className="grid grid-cols-[9rem_1fr] gap-x-3 gap-y-1 text-sm" data-testid="trace-meta">
+    <dl
+      className="grid grid-cols-1 gap-x-3 gap-y-1 text-sm sm:grid-cols-[9rem_minmax(0,1fr)]"
+      data-testid="trace-meta"
+    >
       {items.map(([k, v, testId]) => (
         <div key={k} className="contents">
-          <dt className="text-slate-500">{k}</dt>
+          <dt className="text-slate-500 max-sm:mt-1 max-sm:text-xs">{k}</dt>
           <dd className="[overflow-wrap:anywhere]" data-testid={testId}>
             {v}
           </dd>
