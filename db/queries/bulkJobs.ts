@@ -2,6 +2,7 @@
 import type { Label } from "../../lib/probe/schema";
 import type { TraceFilter } from "../../lib/traceFilter";
 import type { Db } from "../client";
+import { endRunningJob, type LeftOutField, leftOutFields } from "./bulkJobRows";
 import { reviewTransaction } from "./reviews";
 
 export interface BulkSpec {
@@ -37,12 +38,8 @@ export interface BulkJob extends BulkSpec, BulkMark {
   finishedAt: string | null;
 }
 
-export interface BulkSkip {
-  traceId: number;
-  field: string;
-  /** The review that landed after the count was shown. */
-  review: { id: number; label: Label | null; reviewer: string; createdAt: string };
-}
+/** A field a relabel skipped because its review changed after the count, with the review that did. */
+export type BulkSkip = LeftOutField;
 
 export class BulkError extends Error {}
 
@@ -112,42 +109,15 @@ export function startBulk(
 }
 
 export function cancelBulk(db: Db, id: number): BulkJob | undefined {
-  db.sqlite
-    .prepare(
-      `UPDATE bulk_reviews SET status = 'cancelled', updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now'),
-         finished_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ? AND status = 'running'`,
-    )
-    .run(id);
+  endRunningJob(db, "bulk_reviews", id, "cancelled");
   return getBulkJob(db, id);
 }
 
 export function failBulk(db: Db, id: number, error: string): void {
-  db.sqlite
-    .prepare(
-      `UPDATE bulk_reviews SET status = 'failed', error = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now'),
-         finished_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ? AND status = 'running'`,
-    )
-    .run(error, id);
+  endRunningJob(db, "bulk_reviews", id, { error });
 }
 
 /** Fields a job skipped because their review changed after the count, with the review that did. */
 export function bulkSkips(db: Db, id: number, limit = 200): BulkSkip[] {
-  const rows = db.sqlite
-    .prepare(
-      `SELECT s.trace_id AS traceId, s.field, r.id AS rid, r.label, r.reviewer, r.created_at AS createdAt
-       FROM bulk_review_skips s JOIN reviews r ON r.id = s.review_id WHERE s.job_id = ? ORDER BY s.trace_id, s.field LIMIT ?`,
-    )
-    .all(id, limit) as {
-    traceId: number;
-    field: string;
-    rid: number;
-    label: Label | null;
-    reviewer: string;
-    createdAt: string;
-  }[];
-  return rows.map((r) => ({
-    traceId: r.traceId,
-    field: r.field,
-    review: { id: r.rid, label: r.label, reviewer: r.reviewer, createdAt: r.createdAt },
-  }));
+  return leftOutFields(db, "bulk_review_skips", id, limit);
 }

@@ -3,9 +3,9 @@
  * lease and the fields they left out because someone reviewed them after the count. The batches
  * are fixturesBulk.ts's bulkAddStep; db/jobs/bulkAdd.ts runs them in the background.
  */
-import type { Label } from "../../lib/probe/schema";
 import type { TraceFilter } from "../../lib/traceFilter";
 import type { Db } from "../client";
+import { endRunningJob, type LeftOutField, leftOutFields } from "./bulkJobRows";
 import type { BulkMarkIds } from "./bulkSelection";
 
 export interface BulkAddSpec {
@@ -16,11 +16,8 @@ export interface BulkAddSpec {
   field: string;
 }
 
-export interface BulkAddChanged {
-  traceId: number;
-  field: string;
-  review: { id: number; label: string | null; reviewer: string; createdAt: string };
-}
+/** A field a bulk add left out because someone reviewed it after the count, with that review. */
+export type BulkAddChanged = LeftOutField;
 
 /** What a bulk add did (so far, while it runs). */
 export interface BulkAddResult {
@@ -113,45 +110,17 @@ export function insertBulkAdd(
 
 /** Stops a running bulk add after the batch it is in (what it wrote stays). */
 export function cancelBulkAdd(db: Db, id: number): BulkAddJob | undefined {
-  db.sqlite
-    .prepare(
-      `UPDATE bulk_fixture_adds SET status = 'cancelled', updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now'),
-         finished_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ? AND status = 'running'`,
-    )
-    .run(id);
+  endRunningJob(db, "bulk_fixture_adds", id, "cancelled");
   return getBulkAdd(db, id);
 }
 
 export function failBulkAdd(db: Db, id: number, error: string): void {
-  db.sqlite
-    .prepare(
-      `UPDATE bulk_fixture_adds SET status = 'failed', error = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now'),
-         finished_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ? AND status = 'running'`,
-    )
-    .run(error, id);
+  endRunningJob(db, "bulk_fixture_adds", id, { error });
 }
 
 /** The fields a job left out because someone reviewed them after the count, with that review. */
 export function bulkAddChanges(db: Db, id: number, limit = 100): BulkAddChanged[] {
-  const rows = db.sqlite
-    .prepare(
-      `SELECT c.trace_id AS traceId, c.field, r.id AS rid, r.label, r.reviewer, r.created_at AS createdAt
-       FROM bulk_fixture_add_changes c JOIN reviews r ON r.id = c.review_id WHERE c.job_id = ?
-       ORDER BY c.trace_id, c.field LIMIT ?`,
-    )
-    .all(id, limit) as {
-    traceId: number;
-    field: string;
-    rid: number;
-    label: Label | null;
-    reviewer: string;
-    createdAt: string;
-  }[];
-  return rows.map((r) => ({
-    traceId: r.traceId,
-    field: r.field,
-    review: { id: r.rid, label: r.label, reviewer: r.reviewer, createdAt: r.createdAt },
-  }));
+  return leftOutFields(db, "bulk_fixture_add_changes", id, limit);
 }
 
 /** A job's counts as the result the add shows (with the first fields it left out). */
