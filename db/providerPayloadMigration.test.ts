@@ -1,26 +1,16 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
-import { drizzle } from "drizzle-orm/better-sqlite3";
-import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDb } from "./client";
+import { migratedBefore } from "./migrationTestKit";
 
 const dir = mkdtempSync(join(tmpdir(), "assumeprobe-payload-migration-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A database as the release before the provider payloads left it (migrations before 0010). */
 function oldDatabase(path: string): void {
-  const folder = join(dir, "old-migrations");
-  mkdirSync(join(folder, "meta"), { recursive: true });
-  const src = join(import.meta.dirname, "migrations");
-  const journal = JSON.parse(readFileSync(join(src, "meta", "_journal.json"), "utf8"));
-  journal.entries = journal.entries.filter((e: { tag: string }) => e.tag < "0010");
-  writeFileSync(join(folder, "meta", "_journal.json"), JSON.stringify(journal));
-  for (const e of journal.entries) copyFileSync(join(src, `${e.tag}.sql`), join(folder, `${e.tag}.sql`));
-  const sqlite = new Database(path);
-  migrate(drizzle(sqlite), { migrationsFolder: folder });
+  const sqlite = migratedBefore(dir, path, "0010");
   sqlite.exec(`
     INSERT INTO runs(id, name, model) VALUES (1, 'gemini-nightly', 'm'), (2, 'openai-nightly', 'm'), (3, 'emptied', 'm');
     INSERT INTO tag_names(id, name) VALUES (1, 'f:unrecognized_payload'), (2, 'f:fenced'), (3, 'l:timezone=DRIFT');

@@ -1,11 +1,9 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
-import { drizzle } from "drizzle-orm/better-sqlite3";
-import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDb } from "./client";
+import { migratedBefore } from "./migrationTestKit";
 import { nextQueueItem, queueProgress, resolveScope } from "./queries/queue";
 import { backfillAll, backfillPending } from "./queries/tagBackfill";
 
@@ -22,15 +20,7 @@ const response = (text: string) => JSON.stringify({ text, tool_calls: [], fenced
 
 /** A database as the release before the queue left it (migrations before 0007), with two runs of traces. */
 function oldDatabase(path: string): void {
-  const folder = join(dir, "old-migrations");
-  mkdirSync(join(folder, "meta"), { recursive: true });
-  const src = join(import.meta.dirname, "migrations");
-  const journal = JSON.parse(readFileSync(join(src, "meta", "_journal.json"), "utf8"));
-  journal.entries = journal.entries.filter((e: { tag: string }) => e.tag < "0007");
-  writeFileSync(join(folder, "meta", "_journal.json"), JSON.stringify(journal));
-  for (const e of journal.entries) copyFileSync(join(src, `${e.tag}.sql`), join(folder, `${e.tag}.sql`));
-  const sqlite = new Database(path);
-  migrate(drizzle(sqlite), { migrationsFolder: folder });
+  const sqlite = migratedBefore(dir, path, "0007");
   const insert = sqlite.prepare(
     `INSERT INTO traces(id, run_id, probe_id, probe_version, identity, hash, source, line, form, gate, labels, result, response, human, original)
      VALUES (?, ?, 'schedule_window', 1, ?, x'01', 's', ?, 'trace', 'no_call', ?, ?, ?, ?, '{}')`,

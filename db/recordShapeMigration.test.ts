@@ -1,11 +1,9 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
-import { drizzle } from "drizzle-orm/better-sqlite3";
-import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDb } from "./client";
+import { migratedBefore } from "./migrationTestKit";
 
 const dir = mkdtempSync(join(tmpdir(), "assumeprobe-shape-migration-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -20,15 +18,7 @@ const LANGFUSE = JSON.stringify({
 
 /** A database as the release before record shapes were told by their fields (migrations before 0015). */
 function oldDatabase(path: string): void {
-  const folder = join(dir, "old-migrations");
-  mkdirSync(join(folder, "meta"), { recursive: true });
-  const src = join(import.meta.dirname, "migrations");
-  const journal = JSON.parse(readFileSync(join(src, "meta", "_journal.json"), "utf8"));
-  journal.entries = journal.entries.filter((e: { tag: string }) => e.tag < "0015");
-  writeFileSync(join(folder, "meta", "_journal.json"), JSON.stringify(journal));
-  for (const e of journal.entries) copyFileSync(join(src, `${e.tag}.sql`), join(folder, `${e.tag}.sql`));
-  const sqlite = new Database(path);
-  migrate(drizzle(sqlite), { migrationsFolder: folder });
+  const sqlite = migratedBefore(dir, path, "0015");
   sqlite.exec(`INSERT INTO runs(id, name, model) VALUES
     (1, 'langfuse', 'm'), (2, 'seed', 'm'), (3, 'empty-response', 'm'), (4, 'ours', 'm'), (5, 'bom', 'm'),
     (6, 'not-json', 'm')`);
