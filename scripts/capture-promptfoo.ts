@@ -100,7 +100,10 @@ function config(baseURL: string): string {
           description: "time zone given",
           vars: {
             ask: "Schedule a maintenance window for user u_9182 starting 2026-09-08T09:00:00 in Asia/Tokyo.",
-            world_state: { user: { id: "u_9182", timezone: "Asia/Tokyo" } },
+            world_state: {
+              user_id: { status: "known", value: "u_9182", source: "state" },
+              timezone: { status: "known", value: "Asia/Tokyo", source: "state" },
+            },
           },
         },
         {

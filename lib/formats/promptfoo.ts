@@ -128,15 +128,39 @@ export function redactSecrets(t: string): string | null {
       i = Math.max(vEnd, j + 1);
       continue;
     }
+    // A string holding JSON (an HTTP body in `response.raw`, a variable given as JSON): its
+    // credentials too, the string written again with them redacted.
+    const inner = end - i > 2 && t.charCodeAt(i + 1) !== 0x22 ? nestedRedaction(t.slice(i, end)) : null;
+    if (inner !== null) {
+      out += t.slice(last, i) + inner;
+      last = end;
+    }
     i = end;
   }
   return last === 0 ? null : out + t.slice(last);
 }
 
+/** A JSON string literal whose text is JSON holding a credential, redacted and quoted again; null otherwise. */
+function nestedRedaction(quoted: string): string | null {
+  if (!quoted.includes('\\"') || !SECRET_HINT.test(quoted)) return null;
+  let text: unknown;
+  try {
+    text = JSON.parse(quoted);
+  } catch {
+    return null;
+  }
+  if (typeof text !== "string") return null;
+  const redacted = redactSecrets(text);
+  return redacted === null ? null : JSON.stringify(redacted);
+}
+
+/** Any credential key would match this (a quick test before any decoding). */
+const SECRET_HINT = /api.?key|authori[sz]ation|password|secret|token/i;
+
 /** A result's bytes with their secrets redacted (the same buffer when there are none). */
 export function redactResultBytes(bytes: Buffer): Buffer {
   // Most results hold no credential key at all: no decoding for them.
-  if (!/api.?key|authori[sz]ation|password|secret|token"/i.test(bytes.toString("latin1"))) return bytes;
+  if (!SECRET_HINT.test(bytes.toString("latin1"))) return bytes;
   const redacted = redactSecrets(bytes.toString("utf8"));
   return redacted === null ? bytes : Buffer.from(redacted, "utf8");
 }
