@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { rescoreStored, type StoredTrace } from "../ingest/rescore";
+import { builtinProbes } from "../probe/builtin";
 import { cliSandbox } from "./testCli";
 
 const box = cliSandbox("promptfoo");
@@ -65,6 +67,23 @@ describe("ingest of promptfoo results, no flags", SLOW, () => {
       "Which time zone should the window use?",
       "Which time zone should the window use?",
     ]);
+  });
+
+  it("re-reads each stored result from its original: a re-score changes nothing", () => {
+    const probe = builtinProbes().get("schedule_window");
+    if (!probe) throw new Error("no built-in schedule_window");
+    const stored = box.query<StoredTrace>(
+      `SELECT id, probe_id AS probeId, form, ext_id AS extId, model, original, result, response
+         FROM traces WHERE source = 'eval-results'`,
+    );
+    expect(stored).toHaveLength(6);
+    for (const t of stored) expect(rescoreStored(t, probe)).toMatchObject({ ok: true, changed: false });
+    // The original read again is the promptfoo result: a text result stays text, a call a call.
+    const broken = { ...stored[0], original: '{"provider": {"id": "m"}}' };
+    expect(rescoreStored(broken, probe)).toEqual({
+      ok: false,
+      reason: "the original record no longer reads: response: needs an object with its output",
+    });
   });
 
   it("never stores or prints an API key an older promptfoo wrote into its results", async () => {
