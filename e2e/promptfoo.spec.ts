@@ -23,7 +23,11 @@ test("uploads a promptfoo results file with no flags: read as promptfoo, the cal
   await expect(summary).toContainText("4 ingested");
   await expect(summary).toContainText("2 rejected");
   await expect(summary).toContainText("results.results[2]");
-  await expect(summary.getByTestId("summary-run")).toHaveAttribute("href", "/runs/eval-results");
+  // One run per model: the OpenAI provider's in the file's run, the HTTP provider's in RUN/MODEL.
+  const runs = summary.getByTestId("summary-run");
+  await expect(runs).toHaveCount(2);
+  await expect(runs.first()).toHaveAttribute("href", "/runs/eval-results");
+  await expect(runs.nth(1)).toHaveText("eval-results/http://127.0.0.1:34329/v1/chat/completions");
   await page.screenshot({ path: "shots/upload-promptfoo-1440.png", fullPage: true });
   await page.setViewportSize({ width: 390, height: 900 });
   await page.screenshot({ path: "shots/upload-promptfoo-390.png", fullPage: true });

@@ -63,7 +63,11 @@ function answer(r: SeenRequest): Step {
       message: {
         content: "Booking it now.",
         tool_calls: [
-          toolCall("schedule_window", { user_id: "u_9182", starts_at: "2026-09-08T09:00:00", timezone: "UTC" }),
+          toolCall("schedule_window", {
+            user_id: "u_9182",
+            starts_at: "2026-09-08T09:00:00",
+            timezone: "UTC",
+          }),
         ],
       },
     };
@@ -122,7 +126,8 @@ function config(baseURL: string): string {
 }
 
 const out = resolve(
-  process.argv[2] ?? join(import.meta.dirname, "..", "fixtures", "testdata", "promptfoo", "eval-results.json"),
+  process.argv[2] ??
+    join(import.meta.dirname, "..", "fixtures", "testdata", "promptfoo", "eval-results.json"),
 );
 const dir = mkdtempSync(join(tmpdir(), "capture-promptfoo-"));
 const chat = await startChatServer([], answer);
@@ -131,7 +136,19 @@ try {
   // Not spawnSync: the fake server answers from this process's event loop.
   const child = spawn(
     "npx",
-    ["-y", `promptfoo@${PROMPTFOO_VERSION}`, "eval", "-c", "promptfooconfig.json", "-o", "out.json", "-j", "1", "--no-cache", "--no-table"],
+    [
+      "-y",
+      `promptfoo@${PROMPTFOO_VERSION}`,
+      "eval",
+      "-c",
+      "promptfooconfig.json",
+      "-o",
+      "out.json",
+      "-j",
+      "1",
+      "--no-cache",
+      "--no-table",
+    ],
     {
       cwd: dir,
       stdio: "inherit",

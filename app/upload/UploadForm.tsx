@@ -164,8 +164,8 @@ export function UploadForm({ probes, maxBytes }: { probes: string[]; maxBytes: n
             ))}
           </select>
           <span className="mt-0.5 text-xs text-slate-500">
-            for records that name no probe (default: schedule_window; OTLP and Phoenix spans: the probe of the
-            tools they offer or call)
+            for records that name no probe (default: schedule_window; OTLP and Phoenix spans, promptfoo
+            results: the probe of the tools they offer or call)
           </span>
         </label>
         <label className="flex min-w-0 flex-col text-sm text-slate-700">

@@ -43,8 +43,13 @@ describe("ingest of promptfoo results, no flags", SLOW, () => {
       { file: FILE, format: "promptfoo", evidence: "results holding results with provider and response" },
     ]);
     expect(s).toMatchObject({ records: 6, ingested: 4, rejected: 2 });
-    expect(s.errors.map((e: { path: string }) => e.path)).toEqual(["results.results[2]", "results.results[3]"]);
-    expect(s.errors[0].reason).toContain("no probe offers the tools this generation was offered or called (none)");
+    expect(s.errors.map((e: { path: string }) => e.path)).toEqual([
+      "results.results[2]",
+      "results.results[3]",
+    ]);
+    expect(s.errors[0].reason).toContain(
+      "no probe offers the tools this generation was offered or called (none)",
+    );
     const got = rows("eval-results");
     expect(got.map((t) => [t.form, t.model, t.run, JSON.parse(t.response)])).toEqual([
       ["promptfoo", "openai:chat:gpt-4o-mini", "eval-results", call("Asia/Tokyo")],
@@ -109,7 +114,10 @@ describe("ingest of promptfoo results, no flags", SLOW, () => {
         path: "results.results[1]",
         reason: expect.stringMatching(/^results\.results\[1\]: vars\.world_state: timezone: /),
       }),
-      expect.objectContaining({ path: "results.results[4]", reason: "results.results[4]: provider: needs an id (the model)" }),
+      expect.objectContaining({
+        path: "results.results[4]",
+        reason: "results.results[4]: provider: needs an id (the model)",
+      }),
     ]);
     const stored = box.query<{ original: string }>(
       "SELECT t.original FROM traces t JOIN runs r ON r.id = t.run_id WHERE r.name LIKE 'old%'",

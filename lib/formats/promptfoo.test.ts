@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { detectFormat, readHead } from "./detect";
-import { type ScannedValue, JsonScanner } from "./jsonScanner";
+import { JsonScanner, type ScannedValue } from "./jsonScanner";
 import { readPromptfooResult, redactResultBytes, redactSecrets, selectPromptfooResult } from "./promptfoo";
 
 const FILE = join(import.meta.dirname, "..", "..", "fixtures", "testdata", "promptfoo", "eval-results.json");
@@ -27,9 +27,11 @@ describe("promptfoo results", () => {
     expect(detectFormat(readHead(Buffer.from('{"results":{"results":[{"provider":"x"}]}}')))).toMatchObject({
       format: "trace",
     });
-    expect(detectFormat(readHead(Buffer.from('{"results":[{"provider":"x","response":{}}]}')))).toMatchObject({
-      format: "trace",
-    });
+    expect(detectFormat(readHead(Buffer.from('{"results":[{"provider":"x","response":{}}]}')))).toMatchObject(
+      {
+        format: "trace",
+      },
+    );
   });
 
   it("reads the captured file (promptfoo 0.121.20): a call list, a text, a message object and JSON strings of each", () => {
@@ -89,7 +91,10 @@ describe("promptfoo results", () => {
     expect(failed.kind).toBe("error");
     expect(JSON.stringify(failed)).not.toContain("sk-live-LEAK");
     expect(
-      readPromptfooResult({ provider: { id: "p" }, response: { output: { role: "assistant", tool_calls: [1] } } }),
+      readPromptfooResult({
+        provider: { id: "p" },
+        response: { output: { role: "assistant", tool_calls: [1] } },
+      }),
     ).toMatchObject({ kind: "error", reason: expect.stringContaining("response.output.tool_calls") });
   });
 });
@@ -123,7 +128,10 @@ describe("redactSecrets in JSON held in strings", () => {
     const out = redactSecrets(t);
     expect(out).not.toBeNull();
     expect(out).not.toContain("sk-4");
-    expect(JSON.parse(JSON.parse(out as string).vars.env)).toEqual({ OPENAI_API_KEY: "[REDACTED]", model: "m" });
+    expect(JSON.parse(JSON.parse(out as string).vars.env)).toEqual({
+      OPENAI_API_KEY: "[REDACTED]",
+      model: "m",
+    });
     expect(out?.endsWith(`"raw": "{\\"a\\": 1}"}`)).toBe(true);
   });
 });

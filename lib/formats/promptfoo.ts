@@ -224,7 +224,8 @@ function readOutput(output: unknown, fromString = false): Output | { error: stri
   if (isObject(output)) {
     if (!isMessage(output)) return { text: null, toolCalls: [], payload: output, style: "payload" };
     const calls = Array.isArray(output.tool_calls) ? callsOf(output.tool_calls) : [];
-    if (calls === null) return { error: "response.output.tool_calls: an entry is no tool call (needs a name)" };
+    if (calls === null)
+      return { error: "response.output.tool_calls: an entry is no tool call (needs a name)" };
     const legacy = isObject(output.function_call) ? callOf(output.function_call) : null;
     if (legacy) calls.push(legacy);
     return { text: contentText(output.content), toolCalls: calls, style: "promptfoo" };
@@ -264,7 +265,11 @@ export function readPromptfooResult(result: unknown): SpanRead {
   if (!isObject(result)) return { kind: "error", reason: "the result is not an object" };
   const provider = result.provider;
   const model =
-    typeof provider === "string" ? provider : isObject(provider) && typeof provider.id === "string" ? provider.id : null;
+    typeof provider === "string"
+      ? provider
+      : isObject(provider) && typeof provider.id === "string"
+        ? provider.id
+        : null;
   if (model === null || model === "") return { kind: "error", reason: "provider: needs an id (the model)" };
   if (!isObject(result.response)) {
     const why = result.error !== undefined && result.error !== null ? " (promptfoo recorded an error)" : "";
