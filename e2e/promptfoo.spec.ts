@@ -47,3 +47,41 @@ test("uploads a promptfoo results file with no flags: read as promptfoo, the cal
   expect(JSON.parse(original).id).toBe("7c3346c5-82ec-4e83-aa0d-1c0f76f14f40");
   expect(readFileSync(FILE, "utf8").includes(original)).toBe(true);
 });
+
+test("an upload of results an older promptfoo wrote with API keys stores and answers none of them", async ({
+  request,
+}) => {
+  const KEY = "sk-e2e-LEAK-9090";
+  const doc = JSON.parse(readFileSync(FILE, "utf8"));
+  for (const res of doc.results.results)
+    res.provider.config = { apiKey: KEY, headers: { Authorization: KEY } };
+  delete doc.results.results[0].provider.id;
+  const res = await request.post(
+    "/api/upload?filename=old-promptfoo.json&probe=schedule_window&run=e2e-pf-old",
+    {
+      data: JSON.stringify(doc, null, 2),
+    },
+  );
+  const text = await res.text();
+  expect(text).not.toContain(KEY);
+  const summary = JSON.parse(text);
+  expect(summary).toMatchObject({ records: 6, ingested: 5, rejected: 1 });
+  expect(summary.errors[0]).toMatchObject({ path: "results.results[0]" });
+  expect(
+    queryOne<{ n: number }>(
+      "SELECT count(*) AS n FROM traces WHERE instr(CAST(original AS TEXT), ?) > 0",
+      KEY,
+    )?.n,
+  ).toBe(0);
+  expect(
+    queryOne<{ n: number }>(
+      "SELECT count(*) AS n FROM ingest_errors WHERE instr(CAST(raw AS TEXT), ?) > 0",
+      KEY,
+    )?.n,
+  ).toBe(0);
+  expect(
+    queryOne<{ n: number }>(
+      "SELECT count(*) AS n FROM traces WHERE instr(CAST(original AS TEXT), '[REDACTED]') > 0",
+    )?.n,
+  ).toBe(5);
+});

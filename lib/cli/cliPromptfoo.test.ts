@@ -47,8 +47,8 @@ describe("ingest of promptfoo results, no flags", SLOW, () => {
       "results.results[2]",
       "results.results[3]",
     ]);
-    expect(s.errors[0].reason).toContain(
-      "no probe offers the tools this generation was offered or called (none)",
+    expect(s.errors[0].reason).toBe(
+      "results.results[2]: no probe offers the tools this generation was offered or called (none); choose one with --probe ID, or make a probe from this trace's text",
     );
     const got = rows("eval-results");
     expect(got.map((t) => [t.form, t.model, t.run, JSON.parse(t.response)])).toEqual([

@@ -29,6 +29,8 @@ export interface Generation {
   worldStateFrom?: string;
   /** `assumeprobe.probe`: the probe the agent named. */
   probe?: string;
+  /** Where a generation may name its probe, for messages (default the span attribute `assumeprobe.probe`; null: nowhere). */
+  probeFrom?: string | null;
 }
 
 export type AttributeStyle = "genai" | "legacy" | "openinference" | "payload" | "promptfoo" | "none";

@@ -291,6 +291,7 @@ export function readPromptfooResult(result: unknown): SpanRead {
     toolCalls: out.toolCalls,
     offeredTools: offeredTools(result),
     style: out.style,
+    probeFrom: null,
   };
   if (out.payload !== undefined) generation.payload = out.payload;
   const latency = typeof result.latencyMs === "number" ? result.latencyMs : response.latencyMs;

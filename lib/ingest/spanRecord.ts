@@ -95,14 +95,15 @@ export function resolveSpanProbe(
   const matches = all().filter((p) => probeTools(p).some((t) => used.has(t)));
   if (matches.length === 1) return matches[0];
   const tools = used.size > 0 ? [...used].sort().join(", ") : "none";
+  const attr = g.probeFrom === null ? "" : ` (or ${g.probeFrom ?? "the span attribute assumeprobe.probe"})`;
   if (matches.length === 0)
     return {
-      error: `no probe offers the tools this generation was offered or called (${tools}); choose one with --probe ID (or the span attribute assumeprobe.probe), or make a probe from this trace's text`,
+      error: `no probe offers the tools this generation was offered or called (${tools}); choose one with --probe ID${attr}, or make a probe from this trace's text`,
     };
   return {
     error: `several probes offer the tools this generation was offered or called (${tools}): ${matches
       .map((p) => p.id)
       .sort()
-      .join(", ")}; choose one with --probe ID (or the span attribute assumeprobe.probe)`,
+      .join(", ")}; choose one with --probe ID${attr}`,
   };
 }
