@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { detectFormat, readHead } from "./detect";
+import { chooseFormat, detectFormat, readHead } from "./detect";
 import { JsonScanner, type ScannedValue } from "./jsonScanner";
 import { readPromptfooResult, redactResultBytes, redactSecrets, selectPromptfooResult } from "./promptfoo";
 
@@ -133,5 +133,18 @@ describe("redactSecrets in JSON held in strings", () => {
       model: "m",
     });
     expect(out?.endsWith(`"raw": "{\\"a\\": 1}"}`)).toBe(true);
+  });
+});
+
+describe("--format promptfoo", () => {
+  it("is refused on a file with none of its fields, naming them, and on another format's file", () => {
+    const asked = chooseFormat("promptfoo", readHead(Buffer.from('{"response":{"text":"hi"}}\n')));
+    expect("error" in asked && asked.error).toMatch(
+      /^--format promptfoo, but the file has none of that format's fields \(results holding results with provider and response\)/,
+    );
+    expect(chooseFormat("otlp", readHead(bytes))).toEqual({
+      error: expect.stringContaining("the file is promptfoo"),
+    });
+    expect(chooseFormat("promptfoo", readHead(bytes))).toMatchObject({ format: "promptfoo" });
   });
 });
