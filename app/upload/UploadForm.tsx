@@ -23,6 +23,7 @@ const FORMAT_NAMES: Record<string, string> = {
   when2call: "When2Call records",
   otlp: "OTLP JSON",
   phoenix: "Phoenix spans",
+  promptfoo: "promptfoo results",
 };
 
 /** Sizes as people read them: bytes, KB below a megabyte, MB above. */
@@ -163,8 +164,8 @@ export function UploadForm({ probes, maxBytes }: { probes: string[]; maxBytes: n
             ))}
           </select>
           <span className="mt-0.5 text-xs text-slate-500">
-            for records that name no probe (default: schedule_window; OTLP and Phoenix spans: the probe of the
-            tools they offer or call)
+            for records that name no probe (default: schedule_window; OTLP and Phoenix spans, promptfoo
+            results: the probe of the tools they offer or call)
           </span>
         </label>
         <label className="flex min-w-0 flex-col text-sm text-slate-700">
@@ -179,6 +180,7 @@ export function UploadForm({ probes, maxBytes }: { probes: string[]; maxBytes: n
             <option value="trace">assumeprobe traces (also seed output, provider payloads)</option>
             <option value="otlp">OTLP JSON (OpenTelemetry)</option>
             <option value="phoenix">Phoenix spans</option>
+            <option value="promptfoo">promptfoo results (eval -o FILE.json)</option>
             <option value="when2call">When2Call records</option>
           </select>
         </label>

@@ -1,5 +1,6 @@
 import { type Frame, JsonScanner } from "./jsonScanner";
 import type { PhoenixLayout } from "./phoenix";
+import { PROMPTFOO_PATHS } from "./promptfoo";
 
 /**
  * Telling a file's format from its content (DESIGN.md, "Traces from other tools"): by the places
@@ -7,9 +8,9 @@ import type { PhoenixLayout } from "./phoenix";
  * told apart: a new format adds a detector to DETECTORS.
  */
 
-export type TraceFileFormat = "trace" | "when2call" | "otlp" | "phoenix";
+export type TraceFileFormat = "trace" | "when2call" | "otlp" | "phoenix" | "promptfoo";
 /** What `--format` takes: a format, or `auto` (told from the content). */
-export const FORMAT_CHOICES = ["auto", "trace", "otlp", "phoenix", "when2call"] as const;
+export const FORMAT_CHOICES = ["auto", "trace", "otlp", "phoenix", "promptfoo", "when2call"] as const;
 export type FormatChoice = (typeof FORMAT_CHOICES)[number];
 
 /** How much of a source is read to tell its format. */
@@ -71,6 +72,14 @@ export const DETECTORS: Detector[] = [
       return null;
     },
   },
+  {
+    format: "promptfoo",
+    detect(head) {
+      return PROMPTFOO_PATHS.every((p) => head.paths.has(p))
+        ? { format: "promptfoo", evidence: "results holding results with provider and response" }
+        : null;
+    },
+  },
 ];
 
 function keyPath(stack: readonly Frame[], key: string): string {
@@ -114,6 +123,13 @@ export function detectFormat(head: Head): Detection | { error: string } {
   return { format: "trace", evidence: "no other format's fields: read as trace records" };
 }
 
+/** What each format's detector looks for, for a --format the content contradicts. */
+const FIELDS: Partial<Record<FormatChoice, string>> = {
+  otlp: "resourceSpans holding scopeSpans",
+  phoenix: "spans with context.span_id and span_kind",
+  promptfoo: "results holding results with provider and response",
+};
+
 /**
  * The format a source is read as: the detected one under `auto`; the one asked for, unless the
  * content is plainly another format's (an error that says which, and what to pass).
@@ -128,7 +144,7 @@ export function chooseFormat(choice: FormatChoice, head: Head): Detection | { er
   }
   if (ours(found.format))
     return {
-      error: `--format ${choice}, but the file has none of that format's fields (${choice === "otlp" ? "resourceSpans holding scopeSpans" : "spans with context.span_id and span_kind"}) in its first ${SNIFF_BYTES} bytes; it reads as trace records (--format auto or trace)`,
+      error: `--format ${choice}, but the file has none of that format's fields (${FIELDS[choice] ?? choice}) in its first ${SNIFF_BYTES} bytes; it reads as trace records (--format auto or trace)`,
     };
   return {
     error: `--format ${choice}, but the file is ${found.format} (${found.evidence}); pass --format ${found.format} or auto`,

@@ -6,6 +6,8 @@
 export interface Generation {
   traceId: string;
   spanId: string;
+  /** The trace's identity when it is not `traceId:spanId` (a promptfoo result's id; null: none). */
+  extId?: string | null;
   /** The model the request named (the run's pinned model). */
   requestModel: string | null;
   /** The model the response named (feeds `model_mismatch`). */
@@ -23,11 +25,15 @@ export interface Generation {
   latencyMs?: number;
   /** `assumeprobe.world_state`: the world state the agent recorded. */
   worldState?: unknown;
+  /** Where the world state was read from, for messages (default `assumeprobe.world_state`). */
+  worldStateFrom?: string;
   /** `assumeprobe.probe`: the probe the agent named. */
   probe?: string;
+  /** Where a generation may name its probe, for messages (default the span attribute `assumeprobe.probe`; null: nowhere). */
+  probeFrom?: string | null;
 }
 
-export type AttributeStyle = "genai" | "legacy" | "openinference" | "payload" | "none";
+export type AttributeStyle = "genai" | "legacy" | "openinference" | "payload" | "promptfoo" | "none";
 
 /** What a span is: a generation, another span (skipped and counted), or one that cannot be read. */
 export type SpanRead =

@@ -14,7 +14,8 @@ export const AGENT_STEP = "agent_step";
  * their `ext_id`, so a format's key must be one.
  */
 export function turnOf(form: string, extId: string | null): string | null {
-  if (extId === null || !isSpanForm(form)) return null;
+  // A promptfoo result is a test case of its own, never a step of an agent's turn.
+  if (extId === null || !isSpanForm(form) || form === "promptfoo") return null;
   const colon = extId.lastIndexOf(":");
   return colon > 0 ? extId.slice(0, colon + 1) : null;
 }

@@ -2,6 +2,7 @@ import type { Readable } from "node:stream";
 import { chooseFormat, type FormatChoice, readHead, SNIFF_BYTES } from "../formats/detect";
 import { selectOtlpSpan } from "../formats/otlp";
 import { selectPhoenixSpan } from "../formats/phoenix";
+import { redactResultBytes, selectPromptfooResult } from "../formats/promptfoo";
 import type { Lexicon } from "../lexicon/lexicon";
 import type { Probe } from "../probe/schema";
 import { Batcher } from "./batcher";
@@ -283,6 +284,8 @@ async function readSource(
     if (chosen.format === "otlp") return new SpanSplitter(selectOtlpSpan, maxBytes);
     if (chosen.format === "phoenix")
       return new SpanSplitter(selectPhoenixSpan(chosen.layout ?? "lines"), maxBytes);
+    if (chosen.format === "promptfoo")
+      return new SpanSplitter(selectPromptfooResult, maxBytes, redactResultBytes);
     return new RecordSplitter(maxBytes);
   };
   for await (const chunk of chunksOf(src, read)) {

@@ -3,7 +3,7 @@ import type { CompiledProbe } from "../probe/compile";
 import type { Probe } from "../probe/schema";
 import { isAgentStep } from "./agentTurns";
 import { type ScoredParts, scoreRecord } from "./prepare";
-import { isSpanForm, readSpan, spanParts } from "./spanRecord";
+import { isSpanForm, readSpan, type SpanForm, spanParts } from "./spanRecord";
 import { type Interpreted, interpretRecord, type RecordForm, type TraceRecord } from "./traceRecord";
 import { convertWhen2Call } from "./when2call";
 
@@ -56,7 +56,7 @@ function recordValue(t: StoredTrace): unknown {
 class RereadError extends Error {}
 
 /** A stored span (OTLP, Phoenix) read again by its format's reader, with the probe that scored it. */
-function spanRecordOf(form: "otlp" | "phoenix", value: unknown, probe: Probe): Interpreted {
+function spanRecordOf(form: SpanForm, value: unknown, probe: Probe): Interpreted {
   const read = readSpan(form, value);
   if (read.kind === "skip") return { ok: false, reason: "the span is no longer read as a model generation" };
   if (read.kind === "error") return { ok: false, reason: read.reason };

@@ -1,27 +1,29 @@
 import type { Generation, SpanRead } from "../formats/generation";
 import { readOtlpSpan } from "../formats/otlp";
 import { readPhoenixSpan } from "../formats/phoenix";
+import { readPromptfooResult } from "../formats/promptfoo";
 import { WorldStateSchema } from "../gate/factSchema";
 import type { WorldState } from "../gate/facts";
 import { normalizePayload } from "../probe/normalize";
 import type { NormalizedResponse } from "../probe/response";
 import { describeIssues, type Probe } from "../probe/schema";
 
-/** The formats whose records are spans of another tool's trace (their stored `form`). */
-export type SpanForm = "otlp" | "phoenix";
+/** The formats whose records are spans of another tool's trace, or results of another tool (their stored `form`). */
+export type SpanForm = "otlp" | "phoenix" | "promptfoo";
 
 export function isSpanForm(form: string): form is SpanForm {
-  return form === "otlp" || form === "phoenix";
+  return form === "otlp" || form === "phoenix" || form === "promptfoo";
 }
 
 /** One span, parsed from its bytes, read by its format's reader. */
 export function readSpan(form: SpanForm, value: unknown): SpanRead {
+  if (form === "promptfoo") return readPromptfooResult(value);
   return form === "otlp" ? readOtlpSpan(value) : readPhoenixSpan(value);
 }
 
 /** What a generation gives a trace record, before its probe and run are chosen. */
 export interface SpanParts {
-  id: string;
+  id: string | null;
   model: string | null;
   payloadModel: string | null;
   response: NormalizedResponse;
@@ -47,7 +49,7 @@ export function spanParts(g: Generation): SpanParts | { error: string } {
     if (g.style === "none") response.unrecognized = true;
   }
   const parts: SpanParts = {
-    id: `${g.traceId}:${g.spanId}`,
+    id: g.extId !== undefined ? g.extId : `${g.traceId}:${g.spanId}`,
     model: g.requestModel ?? g.responseModel,
     payloadModel,
     response,
@@ -55,7 +57,8 @@ export function spanParts(g: Generation): SpanParts | { error: string } {
   };
   if (g.worldState !== undefined) {
     const ws = WorldStateSchema.safeParse(g.worldState);
-    if (!ws.success) return { error: `assumeprobe.world_state: ${describeIssues(ws.error)}` };
+    if (!ws.success)
+      return { error: `${g.worldStateFrom ?? "assumeprobe.world_state"}: ${describeIssues(ws.error)}` };
     parts.world_state = ws.data;
   }
   if (g.startedAt !== undefined) parts.started_at = g.startedAt;
@@ -92,14 +95,15 @@ export function resolveSpanProbe(
   const matches = all().filter((p) => probeTools(p).some((t) => used.has(t)));
   if (matches.length === 1) return matches[0];
   const tools = used.size > 0 ? [...used].sort().join(", ") : "none";
+  const attr = g.probeFrom === null ? "" : ` (or ${g.probeFrom ?? "the span attribute assumeprobe.probe"})`;
   if (matches.length === 0)
     return {
-      error: `no probe offers the tools this generation was offered or called (${tools}); choose one with --probe ID (or the span attribute assumeprobe.probe), or make a probe from this trace's text`,
+      error: `no probe offers the tools this generation was offered or called (${tools}); choose one with --probe ID${attr}, or make a probe from this trace's text`,
     };
   return {
     error: `several probes offer the tools this generation was offered or called (${tools}): ${matches
       .map((p) => p.id)
       .sort()
-      .join(", ")}; choose one with --probe ID (or the span attribute assumeprobe.probe)`,
+      .join(", ")}; choose one with --probe ID${attr}`,
   };
 }

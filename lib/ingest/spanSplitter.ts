@@ -1,4 +1,4 @@
-import { JsonScanner, type Selector } from "../formats/jsonScanner";
+import { JsonScanner, type ScannedValue, type Selector } from "../formats/jsonScanner";
 import type { SplitRecord } from "./splitRecords";
 
 /**
@@ -9,7 +9,12 @@ import type { SplitRecord } from "./splitRecords";
 export class SpanSplitter {
   private readonly scanner: JsonScanner;
 
-  constructor(select: Selector, maxBytes: number) {
+  /** `clean`: applied to every value's bytes before anything reads or keeps them (promptfoo's secrets redacted). */
+  constructor(
+    select: Selector,
+    maxBytes: number,
+    private readonly clean?: (bytes: Buffer) => Buffer,
+  ) {
     this.scanner = new JsonScanner({ select, maxBytes });
   }
 
@@ -18,11 +23,15 @@ export class SpanSplitter {
   }
 
   push(chunk: Buffer): SplitRecord[] {
-    return this.scanner.push(chunk).map(toRecord);
+    return this.scanner.push(chunk).map((v) => this.toRecord(v));
   }
 
   end(): SplitRecord[] {
-    return this.scanner.end().map(toRecord);
+    return this.scanner.end().map((v) => this.toRecord(v));
+  }
+
+  private toRecord(v: ScannedValue): SplitRecord {
+    return toRecord(this.clean ? { ...v, bytes: this.clean(v.bytes) } : v);
   }
 }
 

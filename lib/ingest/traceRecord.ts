@@ -22,7 +22,14 @@ import {
 } from "../probe/schema";
 
 /** The forms a JSONL record can take (DESIGN.md, "Trace file format"). */
-export type RecordForm = "trace" | "seed_runner" | "seed_trace" | "payload" | "otlp" | "phoenix";
+export type RecordForm =
+  | "trace"
+  | "seed_runner"
+  | "seed_trace"
+  | "payload"
+  | "otlp"
+  | "phoenix"
+  | "promptfoo";
 
 const LabelNameSchema = z
   .string()
