@@ -7,9 +7,9 @@ import type { PhoenixLayout } from "./phoenix";
  * told apart: a new format adds a detector to DETECTORS.
  */
 
-export type TraceFileFormat = "trace" | "when2call" | "otlp" | "phoenix";
+export type TraceFileFormat = "trace" | "when2call" | "otlp" | "phoenix" | "inspect";
 /** What `--format` takes: a format, or `auto` (told from the content). */
-export const FORMAT_CHOICES = ["auto", "trace", "otlp", "phoenix", "when2call"] as const;
+export const FORMAT_CHOICES = ["auto", "trace", "otlp", "phoenix", "inspect", "when2call"] as const;
 export type FormatChoice = (typeof FORMAT_CHOICES)[number];
 
 /** How much of a source is read to tell its format. */
@@ -52,6 +52,8 @@ const PHOENIX_LAYOUTS: [PhoenixLayout, string][] = [
   ["data", "data[]."],
 ];
 
+const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+
 /** In order: the first that matches decides; none matching means our own records. */
 export const DETECTORS: Detector[] = [
   {
@@ -69,6 +71,17 @@ export const DETECTORS: Detector[] = [
           return { format: "phoenix", layout, evidence: "spans with context.span_id and span_kind" };
       }
       return null;
+    },
+  },
+  {
+    // Inspect AI: a `.eval` zip, or an EvalLog whose `eval` names its `task` beside `samples`.
+    format: "inspect",
+    detect(head) {
+      if (head.bytes.subarray(0, 4).equals(ZIP_MAGIC))
+        return { format: "inspect", evidence: "a zip archive (an Inspect .eval log)" };
+      return head.paths.has("eval.task") && head.paths.has("samples")
+        ? { format: "inspect", evidence: "an EvalLog: eval with task, and samples" }
+        : null;
     },
   },
 ];
@@ -97,15 +110,8 @@ export function readHead(bytes: Buffer): Head {
   return { bytes, paths };
 }
 
-const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
-
 /** The format of a source from its head; an error message when it matches none. */
 export function detectFormat(head: Head): Detection | { error: string } {
-  if (head.bytes.subarray(0, 4).equals(ZIP_MAGIC))
-    return {
-      error:
-        "it matches no format: it is a zip archive (an Inspect .eval log?), which no format read here takes",
-    };
   for (const d of DETECTORS) {
     const hit = d.detect(head);
     if (hit) return hit;
