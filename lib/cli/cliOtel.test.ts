@@ -191,7 +191,7 @@ describe("ingest --format auto on other tools' traces", SLOW, () => {
     const zip = box.file("log.eval", Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 0, 0]));
     const n = await box.run(["ingest", zip]);
     expect(n.code).toBe(2);
-    expect(n.stdout).toContain("it matches no format: it is a zip archive");
+    expect(n.stdout).toContain("it is an Inspect AI log (a zip archive (an Inspect .eval log))");
     const asOtlp = await box.run([
       "ingest",
       box.file("ours.jsonl", '{"response":{"text":"hi"}}\n'),

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { chooseFormat, detectFormat, readHead } from "./detect";
 
@@ -35,13 +36,18 @@ describe("detectFormat", () => {
     expect(formatOf('{"text":"{\\"resourceSpans\\":[{\\"scopeSpans\\":[]}]}"}')).toBe("trace");
   });
 
-  it("reads anything else as our records (rejected one by one), but says a zip archive matches no format", () => {
+  it("tells Inspect AI by zip magic (.eval) or an EvalLog's eval.task beside samples (.json)", () => {
+    expect(formatOf(readFileSync("fixtures/inspect/log_streaming.eval"))).toBe("inspect");
+    expect(formatOf(readFileSync("fixtures/inspect/log_read_sample.json"))).toBe("inspect");
+    expect(formatOf('{"eval":{"task":"t"},"samples":[]}')).toBe("inspect");
+    expect(formatOf('{"eval":{"task":"t"},"results":{}}')).toBe("trace");
+    expect(formatOf('{"task":"t","samples":[]}')).toBe("trace");
+  });
+
+  it("reads anything else as our records (rejected one by one)", () => {
     expect(formatOf('{"response":{"text":"hi"}}\n')).toBe("trace");
     expect(formatOf("")).toBe("trace");
     expect(formatOf("not json\nat all\n")).toBe("trace");
-    expect(formatOf(Buffer.from([0x50, 0x4b, 0x03, 0x04, 1, 2]))).toMatch(
-      /^error: it matches no format: it is a zip/,
-    );
   });
 });
 
@@ -65,7 +71,7 @@ describe("chooseFormat", () => {
     expect(chooseFormat("when2call", head('{"uuid":"x"}'))).toMatchObject({ format: "when2call" });
     expect(chooseFormat("trace", head("garbage\n"))).toMatchObject({ format: "trace" });
     expect(chooseFormat("trace", head(Buffer.from("PK\u0003\u0004")))).toEqual({
-      error: expect.stringMatching(/^--format trace: the file matches no format/),
+      error: expect.stringMatching(/^--format trace, but the file is inspect \(a zip archive/),
     });
     expect(chooseFormat("auto", head(PHOENIX))).toMatchObject({ format: "phoenix", layout: "lines" });
   });

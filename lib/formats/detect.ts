@@ -8,9 +8,17 @@ import { PROMPTFOO_PATHS } from "./promptfoo";
  * told apart: a new format adds a detector to DETECTORS.
  */
 
-export type TraceFileFormat = "trace" | "when2call" | "otlp" | "phoenix" | "promptfoo";
+export type TraceFileFormat = "trace" | "when2call" | "otlp" | "phoenix" | "promptfoo" | "inspect";
 /** What `--format` takes: a format, or `auto` (told from the content). */
-export const FORMAT_CHOICES = ["auto", "trace", "otlp", "phoenix", "promptfoo", "when2call"] as const;
+export const FORMAT_CHOICES = [
+  "auto",
+  "trace",
+  "otlp",
+  "phoenix",
+  "promptfoo",
+  "inspect",
+  "when2call",
+] as const;
 export type FormatChoice = (typeof FORMAT_CHOICES)[number];
 
 /** How much of a source is read to tell its format. */
@@ -53,6 +61,8 @@ const PHOENIX_LAYOUTS: [PhoenixLayout, string][] = [
   ["data", "data[]."],
 ];
 
+const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+
 /** In order: the first that matches decides; none matching means our own records. */
 export const DETECTORS: Detector[] = [
   {
@@ -77,6 +87,17 @@ export const DETECTORS: Detector[] = [
     detect(head) {
       return PROMPTFOO_PATHS.every((p) => head.paths.has(p))
         ? { format: "promptfoo", evidence: "results holding results with provider and response" }
+        : null;
+    },
+  },
+  {
+    // Inspect AI: a `.eval` zip, or an EvalLog whose `eval` names its `task` beside `samples`.
+    format: "inspect",
+    detect(head) {
+      if (head.bytes.subarray(0, 4).equals(ZIP_MAGIC))
+        return { format: "inspect", evidence: "a zip archive (an Inspect .eval log)" };
+      return head.paths.has("eval.task") && head.paths.has("samples")
+        ? { format: "inspect", evidence: "an EvalLog: eval with task, and samples" }
         : null;
     },
   },
@@ -106,15 +127,8 @@ export function readHead(bytes: Buffer): Head {
   return { bytes, paths };
 }
 
-const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
-
 /** The format of a source from its head; an error message when it matches none. */
 export function detectFormat(head: Head): Detection | { error: string } {
-  if (head.bytes.subarray(0, 4).equals(ZIP_MAGIC))
-    return {
-      error:
-        "it matches no format: it is a zip archive (an Inspect .eval log?), which no format read here takes",
-    };
   for (const d of DETECTORS) {
     const hit = d.detect(head);
     if (hit) return hit;

@@ -279,6 +279,10 @@ async function readSource(
       refused = chosen.error;
       return null;
     }
+    if (chosen.format === "inspect") {
+      refused = `it is an Inspect AI log (${chosen.evidence}), which this version recognises but does not read yet`;
+      return null;
+    }
     at.format = chosen.format;
     tally.format(src.file, chosen.format, chosen.evidence);
     if (chosen.format === "otlp") return new SpanSplitter(selectOtlpSpan, maxBytes);
