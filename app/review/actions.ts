@@ -4,7 +4,7 @@ import { refresh } from "next/cache";
 import { z } from "zod";
 import { currentReviewer } from "@/app/_review/reviewer";
 import { getDb } from "@/db/client";
-import { ReviewError, submitReviews } from "@/db/queries/reviews";
+import { ReviewError, submitReviewsWhenFree } from "@/db/queries/reviews";
 import { LabelSchema } from "@/lib/probe/schema";
 import { NoteSchema } from "@/lib/review/contract";
 
@@ -47,7 +47,8 @@ const view = (r: ReviewView): ReviewView => ({
 });
 
 /**
- * One field's review from the queue, through the one write path (submitReviews), by the reviewer
+ * One field's review from the queue, through the one write path without blocking the server's
+ * thread while another process holds the write lock (submitReviewsWhenFree), by the reviewer
  * the server's one lookup names (the login session's, else the browser's cookie), never a name
  * the request carries. A conflict writes nothing and answers with the review that landed
  * meanwhile, so the reviewer can resubmit over it.
@@ -65,7 +66,7 @@ export async function reviewFromQueue(input: QueueReviewInput): Promise<QueueRev
   const who = await currentReviewer();
   if (!who.name) return { ok: false, error: "enter your name first: every review carries it" };
   try {
-    const r = submitReviews(getDb(), {
+    const r = await submitReviewsWhenFree(getDb(), {
       traceId: d.traceId,
       reviewer: who.name,
       note: d.note,

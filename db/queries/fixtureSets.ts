@@ -5,6 +5,7 @@
 import { FixtureError } from "../../lib/fixtures/errors";
 import { SEED_SET, SetDescriptionSchema, SetNameSchema } from "../../lib/fixtures/setName";
 import type { Db } from "../client";
+import { writeSync } from "../write";
 
 export interface FixtureSetRow {
   id: number;
@@ -36,9 +37,9 @@ export function checkSetName(name: string): string {
   return r.data;
 }
 
-/** Runs `fn` in one IMMEDIATE transaction (every fixture writer's). */
+/** Runs `fn` in one IMMEDIATE transaction through the one write path (every fixture writer's). */
 export function fixtureTransaction<T>(db: Db, fn: () => T): T {
-  return db.sqlite.transaction(fn).immediate();
+  return writeSync(db, fn);
 }
 
 /** The set to write into, created (with no description) when missing; the seed is refused. Call inside a transaction. */

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes } from "node:crypto";
 import type { Db } from "../client";
+import { writeSync } from "../write";
 import { serverSecret } from "./serverSecret";
 
 /** The cookie that holds a session id (random, HttpOnly, SameSite=Strict). */
@@ -38,22 +39,14 @@ export function createSession(
 ): { id: string; expiresAt: Date } {
   const id = randomBytes(32).toString("base64url");
   const expiresAt = new Date(now.getTime() + SESSION_DAYS * 86_400_000);
-  db.sqlite
-    .transaction(() => {
-      db.sqlite.prepare("DELETE FROM sessions WHERE expires_at <= ?").run(now.toISOString());
-      db.sqlite
-        .prepare(
-          "INSERT INTO sessions (id_hash, token_fingerprint, reviewer, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
-        )
-        .run(
-          hashId(db, id),
-          tokenFingerprint(db, token),
-          reviewer,
-          now.toISOString(),
-          expiresAt.toISOString(),
-        );
-    })
-    .immediate();
+  writeSync(db, () => {
+    db.sqlite.prepare("DELETE FROM sessions WHERE expires_at <= ?").run(now.toISOString());
+    db.sqlite
+      .prepare(
+        "INSERT INTO sessions (id_hash, token_fingerprint, reviewer, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
+      )
+      .run(hashId(db, id), tokenFingerprint(db, token), reviewer, now.toISOString(), expiresAt.toISOString());
+  });
   return { id, expiresAt };
 }
 
