@@ -62,7 +62,8 @@ export function rejectedWhatIf(probe: Probe, stored: Probe[], records: RejectedR
     out.matchedIds.push(r.id);
     const score = scoreTrace({ response: parts.response, world_state: parts.world_state }, probe);
     for (const [field, s] of Object.entries(score.fields)) {
-      const counts = (out.labels[field] ??= {});
+      const counts = out.labels[field] ?? {};
+      out.labels[field] = counts;
       counts[s.label] = (counts[s.label] ?? 0) + 1;
     }
   }
