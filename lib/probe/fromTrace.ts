@@ -23,13 +23,12 @@ export function toolOf(def: unknown): Tool | null {
   if (typeof f.name !== "string" || f.name === "") return null;
   const schema = f.parameters ?? f.input_schema ?? f.inputSchema ?? f.json_schema;
   const parameters = isObject(jsonValue(schema)) ? (jsonValue(schema) as Record<string, unknown>) : undefined;
-  const tool: Tool = {
+  return {
     name: f.name,
     description: typeof f.description === "string" ? f.description : "",
+    parameters: parameters ?? { type: "object", properties: {} },
     mutating: true,
   };
-  if (parameters) tool.parameters = parameters;
-  return tool;
 }
 
 /** The text of a message's content: a string, a list of parts or blocks (`text`, `content`). */
