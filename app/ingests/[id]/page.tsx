@@ -84,6 +84,15 @@ export default async function IngestPage({ params, searchParams }: Props) {
                     ) : (
                       <span className="text-slate-500">(no run)</span>
                     )}
+                    {/no probe offers|several probes offer/.test(e.reason) ? (
+                      <Link
+                        href={`/probes/new?rejected=${e.id}`}
+                        className="ml-2 font-sans text-indigo-700 underline"
+                        data-testid="make-probe-from-rejected"
+                      >
+                        make a probe from this
+                      </Link>
+                    ) : null}
                   </summary>
                   <pre className="mt-1 max-h-40 overflow-auto whitespace-pre-wrap break-all rounded bg-slate-50 p-2 text-slate-700">
                     {e.raw === "" ? "(no text)" : e.raw}

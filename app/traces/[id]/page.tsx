@@ -35,6 +35,7 @@ import {
 } from "@/lib/traceFilter";
 import { GateLogDecision, gateLogVerdicts } from "./GateLogDecision";
 import { traceLinks } from "./links";
+import { MakeProbeLink } from "./MakeProbeLink";
 import { RecordDownloads } from "./RecordDownloads";
 import { ReviewHistory } from "./ReviewHistory";
 import { ReviewPanel } from "./ReviewPanel";
@@ -171,6 +172,7 @@ export default async function TracePage({ params, searchParams }: Props) {
               />
             ) : null}
           </h1>
+          <MakeProbeLink traceId={t.id} />
           <div className="mt-2 flex flex-wrap items-center gap-1.5" data-testid="trace-summary">
             {Object.entries(t.result.fields).map(([f, s]) => (
               <LabelChip key={f} field={f} label={s.label} testId="summary-label" />

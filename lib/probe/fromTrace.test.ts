@@ -1,0 +1,193 @@
+import { describe, expect, it } from "vitest";
+import { draftFromRecord, optionalProperties, parseProbe, probeFromDraft } from "./fromTrace";
+import { rejectedWhatIf } from "./rejectedWhatIf";
+import { scheduleWindow } from "./testProbes";
+
+const bookParams = {
+  type: "object",
+  properties: { room: { type: "string" }, floor: { type: "string" }, when: { type: "string" } },
+  required: ["when"],
+};
+
+describe("draftFromRecord", () => {
+  it("reads OpenAI chat tools and the system and user messages", () => {
+    const d = draftFromRecord({
+      model: "gpt-4o",
+      tools: [
+        {
+          type: "function",
+          function: { name: "book_room", description: "Books a room", parameters: bookParams },
+        },
+      ],
+      messages: [
+        { role: "system", content: "You book rooms." },
+        { role: "user", content: "Book a room at 10." },
+        { role: "assistant", content: "Which room?" },
+      ],
+    });
+    expect(d.tools).toEqual([
+      { name: "book_room", description: "Books a room", parameters: bookParams, mutating: true },
+    ]);
+    expect(d.system).toBe("You book rooms.");
+    expect(d.user).toBe("Book a room at 10.");
+    expect(optionalProperties(d.tools[0])).toEqual(["room", "floor"]);
+  });
+
+  it("reads Anthropic tools (input_schema), a system beside the messages and content blocks", () => {
+    const d = draftFromRecord({
+      request: {
+        system: [{ type: "text", text: "Be careful." }],
+        tools: [{ name: "book_room", input_schema: bookParams }],
+        messages: [{ role: "user", content: [{ type: "text", text: "A room please." }] }],
+      },
+    });
+    expect(d.tools.map((t) => [t.name, t.parameters])).toEqual([["book_room", bookParams]]);
+    expect(d.system).toBe("Be careful.");
+    expect(d.user).toBe("A room please.");
+  });
+
+  it("reads an OTLP span's gen_ai.tool.definitions and input messages", () => {
+    const attr = (key: string, v: unknown) => ({ key, value: { stringValue: JSON.stringify(v) } });
+    const d = draftFromRecord({
+      traceId: "t",
+      spanId: "s",
+      attributes: [
+        attr("gen_ai.tool.definitions", [{ type: "function", name: "book_room", parameters: bookParams }]),
+        attr("gen_ai.input.messages", [{ role: "user", parts: [{ type: "text", content: "Room at 10" }] }]),
+      ],
+    });
+    expect(d.tools.map((t) => t.name)).toEqual(["book_room"]);
+    expect(d.user).toBe("Room at 10");
+  });
+
+  it("a request with no tools drafts none", () => {
+    const d = draftFromRecord({ messages: [{ role: "user", content: "hi" }] });
+    expect(d.tools).toEqual([]);
+    expect(d.user).toBe("hi");
+    expect(draftFromRecord("not a request").tools).toEqual([]);
+  });
+});
+
+describe("probeFromDraft", () => {
+  const draft = draftFromRecord({
+    tools: [{ type: "function", function: { name: "book_room", parameters: bookParams } }],
+    messages: [{ role: "user", content: "Book a room at 10." }],
+  });
+
+  it("makes a valid probe with the chosen fields and hidden facts", () => {
+    const r = probeFromDraft(draft, {
+      id: "book_room",
+      tool: "book_room",
+      fields: ["room"],
+      hidden: { room: "4B" },
+    });
+    if (!r.ok) throw new Error(r.error);
+    expect(r.probe.fields).toEqual(["room"]);
+    expect(r.probe.hidden).toEqual({ room: "4B" });
+    expect(r.probe.user).toBe("Book a room at 10.");
+    expect(r.probe.tool?.name).toBe("book_room");
+  });
+
+  it("refuses a required property, no field and a bad id, naming what was wrong", () => {
+    expect(probeFromDraft(draft, { id: "x", tool: "book_room", fields: ["when"], hidden: {} })).toEqual({
+      ok: false,
+      error: 'fields: "when" is not an optional property of book_room',
+    });
+    expect(probeFromDraft(draft, { id: "x", tool: "book_room", fields: [], hidden: {} }).ok).toBe(false);
+    const bad = probeFromDraft(draft, { id: "has space", tool: "book_room", fields: ["room"], hidden: {} });
+    expect(bad.ok === false && bad.error.startsWith("id:")).toBe(true);
+  });
+});
+
+describe("parseProbe (the paste page)", () => {
+  it("accepts a valid probe's JSON", () => {
+    const r = parseProbe(JSON.stringify({ id: "p1", user: "hello" }));
+    expect(r.ok).toBe(true);
+  });
+  it("names the path of what was wrong", () => {
+    const r = parseProbe(JSON.stringify({ id: "p1", user: "hi", tool: { name: "", parameters: {} } }));
+    expect(r).toMatchObject({ ok: false });
+    if (r.ok) return;
+    expect(r.error).toMatch(/^tool\.name: /);
+    const missing = parseProbe("{}");
+    expect(!missing.ok && missing.error).toMatch(/id: .*; user: /);
+    expect(parseProbe("{nope")).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^\(top\): not JSON/),
+    });
+    expect(parseProbe(JSON.stringify({ id: "p", user: "u", extra: 1 }))).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("extra"),
+    });
+  });
+});
+
+describe("rejectedWhatIf", () => {
+  const attr = (key: string, v: unknown) => ({ key, value: { stringValue: JSON.stringify(v) } });
+  const span = (id: string, call: Record<string, unknown> | null, tool = "book_room") =>
+    JSON.stringify({
+      traceId: "t1",
+      spanId: id,
+      attributes: [
+        { key: "gen_ai.operation.name", value: { stringValue: "chat" } },
+        attr("gen_ai.tool.definitions", [{ type: "function", name: tool, parameters: bookParams }]),
+        attr("gen_ai.input.messages", [
+          { role: "user", parts: [{ type: "text", content: "Book a room at 10" }] },
+        ]),
+        attr("gen_ai.output.messages", [
+          {
+            role: "assistant",
+            parts: call
+              ? [{ type: "tool_call", name: tool, arguments: call }]
+              : [{ type: "text", content: "Which room?" }],
+          },
+        ]),
+      ],
+    });
+  const draft = draftFromRecord(JSON.parse(span("x", null)));
+  const made = probeFromDraft(draft, {
+    id: "book_room",
+    tool: "book_room",
+    fields: ["room"],
+    hidden: { room: "4B" },
+  });
+  if (!made.ok) throw new Error(made.error);
+  const probe = made.probe;
+
+  it("counts the records it would match and the labels the scorer gives them", () => {
+    const w = rejectedWhatIf(
+      probe,
+      [scheduleWindow()],
+      [
+        { id: 1, raw: span("a", { when: "10:00", room: "4B" }) },
+        { id: 2, raw: span("b", { when: "10:00" }) },
+        { id: 3, raw: span("c", null) },
+        { id: 4, raw: span("d", { x: 1 }, "other_tool") },
+        { id: 5, raw: "not json" },
+      ],
+    );
+    expect(w.tried).toBe(4);
+    expect(w.matched).toBe(3);
+    expect(w.matchedIds).toEqual([1, 2, 3]);
+    // 4B is hidden from the model: inventing it is INJECT; no value is OMIT; "Which room?" asks.
+    expect(w.labels).toEqual({ room: { INJECT: 1, OMIT: 1, ASK: 1 } });
+  });
+
+  it("matches none when another stored probe offers the same tool (the ingest would refuse both)", () => {
+    const twin = { ...probe, id: "book_room_old" };
+    const w = rejectedWhatIf(probe, [twin], [{ id: 1, raw: span("a", { room: "4B" }) }]);
+    expect(w.matched).toBe(0);
+  });
+
+  it("our records match when they name the probe's id", () => {
+    const w = rejectedWhatIf(
+      probe,
+      [],
+      [
+        { id: 7, raw: JSON.stringify({ probe: "book_room", response: { text: "hi" } }) },
+        { id: 8, raw: JSON.stringify({ probe: "nope", response: { text: "hi" } }) },
+      ],
+    );
+    expect(w.matchedIds).toEqual([7]);
+  });
+});
