@@ -3,6 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";
+import { type FormState, validated } from "@/app/_lib/validatedAction";
 import { getDb } from "@/db/client";
 import { deleteRun, getRunByName } from "@/db/queries/runs";
 
@@ -12,23 +13,22 @@ const DeleteRunSchema = z.object({
   traces: z.coerce.number().int().nonnegative(),
 });
 
-export interface ActionState {
-  error?: string;
-}
+export type ActionState = FormState;
 
 /** Deletes one run (its traces, counts and rejected lines); nothing else is touched. */
 export async function deleteRunAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  const parsed = DeleteRunSchema.safeParse({ name: form.get("name"), traces: form.get("traces") });
-  if (!parsed.success) return { error: parsed.error.issues.map((i) => i.message).join("; ") };
-  const db = getDb();
-  const run = getRunByName(db, parsed.data.name);
-  if (!run) return { error: `there is no run "${parsed.data.name}" (already deleted?)` };
-  if (run.traceCount !== parsed.data.traces) {
-    return {
-      error: `run "${run.name}" now has ${run.traceCount.toLocaleString("en-US")} traces, not ${parsed.data.traces.toLocaleString("en-US")}: reload and confirm again`,
-    };
-  }
-  await deleteRun(db, run.id);
-  revalidatePath("/");
-  redirect(`/?deleted=${encodeURIComponent(run.name)}`);
+  return validated(DeleteRunSchema, { name: form.get("name"), traces: form.get("traces") }, async (d) => {
+    const db = getDb();
+    const run = getRunByName(db, d.name);
+    if (!run) return { ok: false, error: `there is no run "${d.name}" (already deleted?)` };
+    if (run.traceCount !== d.traces) {
+      return {
+        ok: false,
+        error: `run "${run.name}" now has ${run.traceCount.toLocaleString("en-US")} traces, not ${d.traces.toLocaleString("en-US")}: reload and confirm again`,
+      };
+    }
+    await deleteRun(db, run.id);
+    revalidatePath("/");
+    redirect(`/?deleted=${encodeURIComponent(run.name)}`);
+  });
 }

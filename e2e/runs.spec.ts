@@ -76,6 +76,12 @@ test.describe("runs overview", () => {
     // It says only what is true: no fixture sets exist to spare yet.
     await expect(dialog).not.toContainText("fixture");
     await expect(dialog).toContainText("Probes and other runs are not touched");
+    // The safe choice has the focus, and Esc cancels: nothing is deleted.
+    await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
+    await page.keyboard.press("Escape");
+    await expect(dialog).toHaveCount(0);
+    expect(queryOne<{ n: number }>("SELECT count(*) AS n FROM traces")?.n).toBe(before);
+    await overview.row("e2e-delete-me").getByTestId("delete-run").click();
     await dialog.getByTestId("confirm-delete").click();
     await expect(page.getByTestId("deleted-notice")).toContainText("e2e-delete-me");
     await expect(overview.row("e2e-delete-me")).toHaveCount(0);

@@ -2,6 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
+import { type ActionFail, validated } from "@/app/_lib/validatedAction";
 import { BulkScopeSchema, bulkScope } from "@/app/_review/bulkScope";
 import { currentReviewer } from "@/app/_review/reviewer";
 import { getDb } from "@/db/client";
@@ -19,7 +20,7 @@ import {
 import { getRunSummary } from "@/db/queries/runs";
 import { FixtureError } from "@/lib/fixtures/errors";
 import { SEED_SET, SetNameSchema } from "@/lib/fixtures/setName";
-import { describeZodError, ReviewerSchema } from "@/lib/review/contract";
+import { ReviewerSchema } from "@/lib/review/contract";
 import { type BulkAddJobView, bulkAddJobView } from "./bulkAddView";
 
 const AddSchema = z.object({
@@ -39,43 +40,42 @@ export type AddToSetResult =
       expected: string;
       outcome: "added" | "relabelled" | "unchanged";
     }
-  | { ok: false; error: string; needsReviewer?: true };
+  | ActionFail;
 
 /**
  * Adds one trace field to a fixture set with its current human label as the expected label (the
  * trace page's and the review queue's add key), through the one write path.
  */
 export async function addToSetAction(input: unknown): Promise<AddToSetResult> {
-  const parsed = AddSchema.safeParse(input);
-  if (!parsed.success) return { ok: false, error: describeZodError(parsed.error) };
-  const d = parsed.data;
-  const who = await currentReviewer();
-  const reviewer = who.source === "session" ? who.name : (who.name ?? d.reviewer ?? null);
-  if (!reviewer) return { ok: false, error: "say who is reviewing first", needsReviewer: true };
-  try {
-    const db = getDb();
-    syncSeedSet(db);
-    const r = addHumanFields(db, d.set, reviewer, d.traceId, [d.field]);
-    const f = r.fixtures[0];
-    if (!f)
+  return validated(AddSchema, input, async (d): Promise<AddToSetResult> => {
+    const who = await currentReviewer();
+    const reviewer = who.source === "session" ? who.name : (who.name ?? d.reviewer ?? null);
+    if (!reviewer) return { ok: false, error: "say who is reviewing first", needsReviewer: true };
+    try {
+      const db = getDb();
+      syncSeedSet(db);
+      const r = addHumanFields(db, d.set, reviewer, d.traceId, [d.field]);
+      const f = r.fixtures[0];
+      if (!f)
+        return {
+          ok: false,
+          error: `${d.field} has no human label yet: label it first (a fixture's expected label is a reviewer's)`,
+        };
+      revalidatePath("/fixtures");
       return {
-        ok: false,
-        error: `${d.field} has no human label yet: label it first (a fixture's expected label is a reviewer's)`,
+        ok: true,
+        set: r.set,
+        created: r.created,
+        identity: f.identity,
+        expected: f.expected,
+        outcome: f.outcome,
       };
-    revalidatePath("/fixtures");
-    return {
-      ok: true,
-      set: r.set,
-      created: r.created,
-      identity: f.identity,
-      expected: f.expected,
-      outcome: f.outcome,
-    };
-  } catch (e) {
-    if (e instanceof FixtureError) return { ok: false, error: e.message };
-    console.error("adding a fixture failed", e);
-    return { ok: false, error: "the fixture could not be saved: try again" };
-  }
+    } catch (e) {
+      if (e instanceof FixtureError) return { ok: false, error: e.message };
+      console.error("adding a fixture failed", e);
+      return { ok: false, error: "the fixture could not be saved: try again" };
+    }
+  });
 }
 
 /** The names of the sets a field can be added to (every set but the read-only seed). */
@@ -90,30 +90,26 @@ export async function writableSetNamesAction(): Promise<string[]> {
 
 const BulkCountSchema = BulkScopeSchema.extend({ set: SetNameSchema });
 
-export type BulkAddCountView = ({ ok: true } & BulkAddCount) | { ok: false; error: string };
+export type BulkAddCountView = ({ ok: true } & BulkAddCount) | ActionFail;
 
 /**
  * How many fields adding the run page's filter to a set would write, by expected label, with the
  * mark it counts at: the count the reviewer confirms before anything is written.
  */
 export async function countBulkAddAction(input: unknown): Promise<BulkAddCountView> {
-  const parsed = BulkCountSchema.safeParse(input);
-  if (!parsed.success) return { ok: false, error: describeZodError(parsed.error) };
-  const s = bulkScope(parsed.data);
-  if (s.error !== undefined) return { ok: false, error: s.error };
-  try {
-    syncSeedSet(s.db);
-    const c = await countBulkAdd(
-      s.db,
-      { runId: s.runId, filter: s.filter, field: parsed.data.field },
-      parsed.data.set,
-    );
-    return { ok: true, ...c };
-  } catch (e) {
-    if (e instanceof FixtureError) return { ok: false, error: e.message };
-    console.error("counting a bulk add to a fixture set failed", e);
-    return { ok: false, error: "the fields could not be counted: try again" };
-  }
+  return validated(BulkCountSchema, input, async (data) => {
+    const s = bulkScope(data);
+    if (s.error !== undefined) return { ok: false, error: s.error };
+    try {
+      syncSeedSet(s.db);
+      const c = await countBulkAdd(s.db, { runId: s.runId, filter: s.filter, field: data.field }, data.set);
+      return { ok: true, ...c };
+    } catch (e) {
+      if (e instanceof FixtureError) return { ok: false, error: e.message };
+      console.error("counting a bulk add to a fixture set failed", e);
+      return { ok: false, error: "the fields could not be counted: try again" };
+    }
+  });
 }
 
 const BulkAddSchema = BulkCountSchema.extend({
@@ -122,9 +118,7 @@ const BulkAddSchema = BulkCountSchema.extend({
   lastTraceId: z.number().int().nonnegative(),
 });
 
-export type BulkAddStartView =
-  | { ok: true; job: BulkAddJobView }
-  | { ok: false; error: string; needsReviewer?: true };
+export type BulkAddStartView = { ok: true; job: BulkAddJobView } | ActionFail;
 
 /**
  * Starts adding what the reviewer confirmed (the count's fields, as of its mark) to the set, each
@@ -132,55 +126,54 @@ export type BulkAddStartView =
  * restart. Fields reviewed since the count are skipped and listed.
  */
 export async function bulkAddToSetAction(input: unknown): Promise<BulkAddStartView> {
-  const parsed = BulkAddSchema.safeParse(input);
-  if (!parsed.success) return { ok: false, error: describeZodError(parsed.error) };
-  const d = parsed.data;
-  const who = await currentReviewer();
-  if (!who.name) return { ok: false, error: "say who is reviewing first", needsReviewer: true };
-  const s = bulkScope(d);
-  if (s.error !== undefined) return { ok: false, error: s.error };
-  try {
-    syncSeedSet(s.db);
-    const job = startBulkAdd(
-      s.db,
-      { runId: s.runId, filter: s.filter, field: d.field },
-      { total: d.total, seenReviewId: d.seenReviewId, lastTraceId: d.lastTraceId },
-      d.set,
-      who.name,
-    );
-    void startJob(s.db, "bulkAdd", job.id);
-    revalidatePath("/fixtures");
-    return { ok: true, job: bulkAddJobView(s.db, job) };
-  } catch (e) {
-    if (e instanceof FixtureError) return { ok: false, error: e.message };
-    console.error("bulk add to a fixture set failed", e);
-    return { ok: false, error: "the fixtures could not be added: try again" };
-  }
+  return validated(BulkAddSchema, input, async (d): Promise<BulkAddStartView> => {
+    const who = await currentReviewer();
+    if (!who.name) return { ok: false, error: "say who is reviewing first", needsReviewer: true };
+    const s = bulkScope(d);
+    if (s.error !== undefined) return { ok: false, error: s.error };
+    try {
+      syncSeedSet(s.db);
+      const job = startBulkAdd(
+        s.db,
+        { runId: s.runId, filter: s.filter, field: d.field },
+        { total: d.total, seenReviewId: d.seenReviewId, lastTraceId: d.lastTraceId },
+        d.set,
+        who.name,
+      );
+      void startJob(s.db, "bulkAdd", job.id);
+      revalidatePath("/fixtures");
+      return { ok: true, job: bulkAddJobView(s.db, job) };
+    } catch (e) {
+      if (e instanceof FixtureError) return { ok: false, error: e.message };
+      console.error("bulk add to a fixture set failed", e);
+      return { ok: false, error: "the fixtures could not be added: try again" };
+    }
+  });
 }
 
 const JobSchema = z.object({ id: z.number().int().positive() });
 
-type JobView = { ok: true; job: BulkAddJobView } | { ok: false; error: string };
+type JobView = { ok: true; job: BulkAddJobView } | ActionFail;
 
 /** A bulk add's progress (and, once it ended, what it did): a read, it never starts work. */
 export async function bulkAddStatusAction(input: unknown): Promise<JobView> {
-  const parsed = JobSchema.safeParse(input);
-  if (!parsed.success) return { ok: false, error: describeZodError(parsed.error) };
-  const db = getDb();
-  const job = getBulkAdd(db, parsed.data.id);
-  if (!job) return { ok: false, error: `there is no bulk add ${parsed.data.id}` };
-  return { ok: true, job: bulkAddJobView(db, job) };
+  return validated(JobSchema, input, async (data) => {
+    const db = getDb();
+    const job = getBulkAdd(db, data.id);
+    if (!job) return { ok: false, error: `there is no bulk add ${data.id}` };
+    return { ok: true, job: bulkAddJobView(db, job) };
+  });
 }
 
 /** Stops a bulk add after its current batch: what it added stays. */
 export async function cancelBulkAddAction(input: unknown): Promise<JobView> {
-  const parsed = JobSchema.safeParse(input);
-  if (!parsed.success) return { ok: false, error: describeZodError(parsed.error) };
-  const db = getDb();
-  const job = cancelBulkAdd(db, parsed.data.id);
-  if (!job) return { ok: false, error: `there is no bulk add ${parsed.data.id}` };
-  revalidatePath("/fixtures");
-  return { ok: true, job: bulkAddJobView(db, job) };
+  return validated(JobSchema, input, async (data) => {
+    const db = getDb();
+    const job = cancelBulkAdd(db, data.id);
+    if (!job) return { ok: false, error: `there is no bulk add ${data.id}` };
+    revalidatePath("/fixtures");
+    return { ok: true, job: bulkAddJobView(db, job) };
+  });
 }
 
 /** What deleting a run takes with it (its reviews) and what stays (fixtures made from its traces). */

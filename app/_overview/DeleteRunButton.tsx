@@ -2,6 +2,7 @@
 
 import { useActionState, useRef, useState } from "react";
 import { Ident } from "@/app/_components/Breakable";
+import { ConfirmDialog } from "@/app/_components/ConfirmDialog";
 import { runDeletionImpactAction } from "@/app/_fixtures/actions";
 import { type ActionState, deleteRunAction } from "@/app/actions";
 
@@ -28,71 +29,51 @@ export function DeleteRunButton({ name, traces }: { name: string; traces: number
       >
         Delete
       </button>
-      <dialog
-        ref={dialog}
-        className="m-auto w-[min(28rem,calc(100vw-2rem))] rounded-lg p-0 shadow-xl backdrop:bg-slate-900/40"
-        data-testid="delete-dialog"
+      <ConfirmDialog
+        dialog={dialog}
+        title="Delete this run?"
+        action={action}
+        confirm={pending ? "Deleting…" : `Delete ${traces.toLocaleString("en-US")} traces`}
+        pending={pending}
+        error={state.error}
+        testId="delete-dialog"
+        confirmTestId="confirm-delete"
       >
-        <form action={action} className="space-y-3 p-5">
-          <h2 className="text-lg font-semibold">Delete this run?</h2>
-          <p className="text-sm text-slate-700">
-            Run <Ident text={name} className="font-mono font-semibold" /> and its{" "}
-            <strong>{traces.toLocaleString("en-US")} traces</strong> will be deleted, with their labels,{" "}
-            <span data-testid="delete-reviews">
-              {impact === null ? (
-                "their reviews"
-              ) : (
-                <>
-                  <strong>
-                    {n(impact.reviews)} review{impact.reviews === 1 ? "" : "s"}
-                  </strong>
-                  {impact.reviewers.length
-                    ? ` (by ${impact.reviewers.slice(0, 5).join(", ")}${impact.reviewers.length > 5 ? "…" : ""})`
-                    : ""}
-                </>
-              )}
-            </span>{" "}
-            and the run's rejected lines. Probes and other runs are not touched
-            {impact?.fixtures === 0 ? (
-              "."
+        <p className="text-sm text-slate-700">
+          Run <Ident text={name} className="font-mono font-semibold" /> and its{" "}
+          <strong>{traces.toLocaleString("en-US")} traces</strong> will be deleted, with their labels,{" "}
+          <span data-testid="delete-reviews">
+            {impact === null ? (
+              "their reviews"
             ) : (
               <>
-                , and{" "}
-                <span data-testid="delete-fixtures">
-                  {impact === null
-                    ? "fixtures made from its traces"
-                    : `the ${n(impact.fixtures)} fixture${impact.fixtures === 1 ? "" : "s"} made from its traces`}
-                </span>{" "}
-                stay in their sets with their own copy.
+                <strong>
+                  {n(impact.reviews)} review{impact.reviews === 1 ? "" : "s"}
+                </strong>
+                {impact.reviewers.length
+                  ? ` (by ${impact.reviewers.slice(0, 5).join(", ")}${impact.reviewers.length > 5 ? "…" : ""})`
+                  : ""}
               </>
             )}
-          </p>
-          <input type="hidden" name="name" value={name} />
-          <input type="hidden" name="traces" value={traces} />
-          {state.error ? (
-            <p role="alert" className="rounded bg-red-50 p-2 text-sm text-red-800">
-              {state.error}
-            </p>
-          ) : null}
-          <div className="flex justify-end gap-2">
-            <button
-              type="button"
-              onClick={() => dialog.current?.close()}
-              className="rounded border border-slate-300 px-3 py-1.5 text-sm"
-            >
-              Cancel
-            </button>
-            <button
-              type="submit"
-              disabled={pending}
-              className="rounded bg-red-700 px-3 py-1.5 text-sm text-white disabled:opacity-60"
-              data-testid="confirm-delete"
-            >
-              {pending ? "Deleting…" : `Delete ${traces.toLocaleString("en-US")} traces`}
-            </button>
-          </div>
-        </form>
-      </dialog>
+          </span>{" "}
+          and the run's rejected lines. Probes and other runs are not touched
+          {impact?.fixtures === 0 ? (
+            "."
+          ) : (
+            <>
+              , and{" "}
+              <span data-testid="delete-fixtures">
+                {impact === null
+                  ? "fixtures made from its traces"
+                  : `the ${n(impact.fixtures)} fixture${impact.fixtures === 1 ? "" : "s"} made from its traces`}
+              </span>{" "}
+              stay in their sets with their own copy.
+            </>
+          )}
+        </p>
+        <input type="hidden" name="name" value={name} />
+        <input type="hidden" name="traces" value={traces} />
+      </ConfirmDialog>
     </>
   );
 }

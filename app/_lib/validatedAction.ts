@@ -1,0 +1,43 @@
+import type { z } from "zod";
+
+/**
+ * The one shape a server action refuses with: `ok: false` and a message the page shows as it is
+ * (`needsReviewer` when the page should ask for a name first).
+ */
+export type ActionFail = { ok: false; error: string; needsReviewer?: true };
+
+/** What a form's `useActionState` holds: nothing yet, a refusal, or a success with no payload. */
+export interface FormState {
+  ok?: boolean;
+  error?: string;
+}
+
+/**
+ * Every issue as `where: what`, joined by "; ". `where` is the issue's path, or the form's own
+ * label for that field when `labels` names one (so a form's error says "Your name", not "reviewer").
+ */
+export function describeInvalid(error: z.ZodError, labels: Record<string, string> = {}): string {
+  return error.issues
+    .map((i) => {
+      if (!i.path.length) return i.message;
+      const path = i.path.map(String).join(".");
+      return `${labels[path] ?? path}: ${i.message}`;
+    })
+    .join("; ");
+}
+
+/**
+ * Parses a server action's input with its schema, then runs the action on the parsed data; bad
+ * input answers `{ ok: false, error }` naming each field and what is wrong with it, and the action
+ * does not run. Errors the action throws (and Next's redirects) pass through untouched.
+ */
+export async function validated<S extends z.ZodType, R>(
+  schema: S,
+  input: unknown,
+  run: (data: z.output<S>) => R | Promise<R>,
+  options: { labels?: Record<string, string> } = {},
+): Promise<R | ActionFail> {
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) return { ok: false, error: describeInvalid(parsed.error, options.labels) };
+  return run(parsed.data);
+}
