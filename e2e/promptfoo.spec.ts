@@ -4,18 +4,31 @@ import { expect, test } from "@playwright/test";
 import { queryOne } from "./pages/e2eDb";
 
 // A results file promptfoo 0.121.20 wrote itself (scripts/capture-promptfoo.ts), uploaded as a new
-// user would: no format, run, model or probe. Its results that call schedule_window find their
-// probe by the call (the only probe offering that tool in a fresh database; where several do, the
-// upload names them, as e2e/uploadCapturedOtel.spec.ts shows); its texts need one chosen.
+// user would: no format, run, model or probe. Its results that call the tool find their probe by
+// the call; its texts need one chosen. Other specs add probes offering schedule_window, so this
+// spec renames the file's tool to one of its own and pastes a probe offering only that tool: the
+// upload then resolves the probe however many other specs ran first.
 // Expected calls and texts written by hand from the file.
 const FILE = join(import.meta.dirname, "..", "fixtures", "testdata", "promptfoo", "eval-results.json");
+const PROBE = join(import.meta.dirname, "..", "fixtures", "probes", "schedule_window.json");
+const TOOL = "pf_e2e_window";
+const TEXT = readFileSync(FILE, "utf8").replaceAll("schedule_window", TOOL);
 
 test("uploads a promptfoo results file with no flags: read as promptfoo, the call on its trace page", async ({
   page,
   request,
 }) => {
+  const probe = JSON.parse(readFileSync(PROBE, "utf8").replaceAll("schedule_window", TOOL));
+  probe.id = "e2e_pf_window";
+  await page.goto("/probes/paste");
+  await page.getByTestId("paste-json").fill(JSON.stringify(probe));
+  await page.getByTestId("paste-save").click();
+  await expect(page).toHaveURL(/\/probes\/e2e_pf_window/);
+
   await page.goto("/upload");
-  await page.getByTestId("file-input").setInputFiles(FILE);
+  await page
+    .getByTestId("file-input")
+    .setInputFiles({ name: "eval-results.json", mimeType: "application/json", buffer: Buffer.from(TEXT) });
   await page.getByTestId("upload-submit").click();
   const summary = page.getByTestId("upload-summary");
   await expect(summary.getByTestId("summary-format")).toContainText("Read as promptfoo results");
@@ -39,13 +52,13 @@ test("uploads a promptfoo results file with no flags: read as promptfoo, the cal
   await page.goto(`/traces/${first?.id}`);
   const call = page.getByTestId("tool-call");
   await expect(call).toHaveCount(1);
-  await expect(call.getByTestId("call-name")).toHaveText("schedule_window");
+  await expect(call.getByTestId("call-name")).toHaveText(TOOL);
   await expect(call).toContainText("Asia/Tokyo");
   await expect(call).toContainText("2026-09-08T09:00:00");
   // The original is the result's own bytes in the file.
   const original = await (await request.get(`/traces/${first?.id}/record`)).text();
   expect(JSON.parse(original).id).toBe("7c3346c5-82ec-4e83-aa0d-1c0f76f14f40");
-  expect(readFileSync(FILE, "utf8").includes(original)).toBe(true);
+  expect(TEXT.includes(original)).toBe(true);
 });
 
 test("an upload of results an older promptfoo wrote with API keys stores and answers none of them", async ({
