@@ -21,6 +21,7 @@ import { NodeTracerProvider, SimpleSpanProcessor } from "@opentelemetry/sdk-trac
 import { OpenAIInstrumentation as TraceloopOpenAI } from "@traceloop/instrumentation-openai";
 import OpenAI from "openai";
 import { startChatServer, toolCall } from "../lib/runner/testServer";
+import { SCHEDULE_WINDOW_TOOLS } from "./captureTools";
 
 const KINDS = {
   openllmetry: "openllmetry-openai.otlp.jsonl",
@@ -28,24 +29,7 @@ const KINDS = {
 } as const;
 type Kind = keyof typeof KINDS;
 
-const TOOLS: OpenAI.Chat.Completions.ChatCompletionTool[] = [
-  {
-    type: "function",
-    function: {
-      name: "schedule_window",
-      description: "Schedule a maintenance window for a user.",
-      parameters: {
-        type: "object",
-        properties: {
-          user_id: { type: "string" },
-          starts_at: { type: "string", description: "Local start time, ISO 8601 without offset" },
-          timezone: { type: "string", description: "IANA time zone" },
-        },
-        required: ["user_id", "starts_at", "timezone"],
-      },
-    },
-  },
-];
+const TOOLS = SCHEDULE_WINDOW_TOOLS;
 const ASK = "Schedule a maintenance window for user u_9182 starting 2026-09-08T09:00:00.";
 
 /** A receiver of OTLP/HTTP JSON on loopback: each POST /v1/traces body, as received, one a line. */

@@ -13,30 +13,14 @@ import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { type SeenRequest, type Step, startChatServer, toolCall } from "../lib/runner/testServer";
+import { SCHEDULE_WINDOW_TOOLS } from "./captureTools";
 
 /** The promptfoo release captured (the newest that runs on Node 20). */
 export const PROMPTFOO_VERSION = "0.121.20";
 /** A fake key: the capture checks the results file carries it where promptfoo writes it. */
 const FAKE_KEY = "sk-capture-FAKE-0123456789";
 
-const TOOLS = [
-  {
-    type: "function",
-    function: {
-      name: "schedule_window",
-      description: "Schedule a maintenance window for a user.",
-      parameters: {
-        type: "object",
-        properties: {
-          user_id: { type: "string" },
-          starts_at: { type: "string", description: "Local start time, ISO 8601 without offset" },
-          timezone: { type: "string", description: "IANA time zone" },
-        },
-        required: ["user_id", "starts_at", "timezone"],
-      },
-    },
-  },
-];
+const TOOLS = SCHEDULE_WINDOW_TOOLS;
 
 /** The answer to each test case, told by its request's last message. */
 function answer(r: SeenRequest): Step {
