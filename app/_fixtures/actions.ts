@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { type ActionFail, validated } from "@/app/_lib/validatedAction";
+import { type ActionFail, refusal, validated } from "@/app/_lib/validatedAction";
 import { BulkScopeSchema, bulkScope } from "@/app/_review/bulkScope";
 import { currentReviewer } from "@/app/_review/reviewer";
 import { getDb } from "@/db/client";
@@ -18,7 +18,6 @@ import {
   startBulkAdd,
 } from "@/db/queries/fixturesBulk";
 import { getRunSummary } from "@/db/queries/runs";
-import { FixtureError } from "@/lib/fixtures/errors";
 import { SEED_SET, SetNameSchema } from "@/lib/fixtures/setName";
 import { ReviewerSchema } from "@/lib/review/contract";
 import { type BulkAddJobView, bulkAddJobView } from "./bulkAddView";
@@ -71,9 +70,7 @@ export async function addToSetAction(input: unknown): Promise<AddToSetResult> {
         outcome: f.outcome,
       };
     } catch (e) {
-      if (e instanceof FixtureError) return { ok: false, error: e.message };
-      console.error("adding a fixture failed", e);
-      return { ok: false, error: "the fixture could not be saved: try again" };
+      return refusal(e, "adding a fixture failed", "the fixture could not be saved: try again");
     }
   });
 }
@@ -105,9 +102,11 @@ export async function countBulkAddAction(input: unknown): Promise<BulkAddCountVi
       const c = await countBulkAdd(s.db, { runId: s.runId, filter: s.filter, field: data.field }, data.set);
       return { ok: true, ...c };
     } catch (e) {
-      if (e instanceof FixtureError) return { ok: false, error: e.message };
-      console.error("counting a bulk add to a fixture set failed", e);
-      return { ok: false, error: "the fields could not be counted: try again" };
+      return refusal(
+        e,
+        "counting a bulk add to a fixture set failed",
+        "the fields could not be counted: try again",
+      );
     }
   });
 }
@@ -144,9 +143,7 @@ export async function bulkAddToSetAction(input: unknown): Promise<BulkAddStartVi
       revalidatePath("/fixtures");
       return { ok: true, job: bulkAddJobView(s.db, job) };
     } catch (e) {
-      if (e instanceof FixtureError) return { ok: false, error: e.message };
-      console.error("bulk add to a fixture set failed", e);
-      return { ok: false, error: "the fixtures could not be added: try again" };
+      return refusal(e, "bulk add to a fixture set failed", "the fixtures could not be added: try again");
     }
   });
 }

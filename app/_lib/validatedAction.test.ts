@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { describeInvalid, validated } from "./validatedAction";
+import { FixtureError } from "@/lib/fixtures/errors";
+import { describeInvalid, refusal, validated } from "./validatedAction";
 
 const Schema = z.object({
   set: z.string().min(1, "name a set"),
@@ -55,5 +56,29 @@ describe("describeInvalid", () => {
     const r = z.string("a string, please").safeParse(3);
     expect(r.success).toBe(false);
     if (!r.success) expect(describeInvalid(r.error)).toBe("a string, please");
+  });
+});
+
+describe("refusal", () => {
+  it("answers a user's error with its message and hides anything else", () => {
+    const logged: unknown[] = [];
+    const error = console.error;
+    console.error = (...a: unknown[]) => logged.push(a);
+    try {
+      expect(
+        refusal(new FixtureError("read_only", "the seed set is read-only"), "adding", "try again"),
+      ).toEqual({
+        ok: false,
+        error: "the seed set is read-only",
+      });
+      expect(logged).toEqual([]);
+      expect(refusal(new Error("SQLITE_IOERR at /var/db"), "adding", "try again")).toEqual({
+        ok: false,
+        error: "try again",
+      });
+      expect(logged).toHaveLength(1);
+    } finally {
+      console.error = error;
+    }
   });
 });

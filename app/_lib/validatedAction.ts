@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { isUserError } from "@/lib/errors";
 
 /**
  * The one shape a server action refuses with: `ok: false` and a message the page shows as it is
@@ -40,4 +41,14 @@ export async function validated<S extends z.ZodType, R>(
   const parsed = schema.safeParse(input);
   if (!parsed.success) return { ok: false, error: describeInvalid(parsed.error, options.labels) };
   return run(parsed.data);
+}
+
+/**
+ * What an action answers when its work threw: a user's error (`UserError`: a read-only set, a bad
+ * term) as its message; anything else is logged as `what` and answered with `retry`, never shown raw.
+ */
+export function refusal(e: unknown, what: string, retry: string): ActionFail {
+  if (isUserError(e)) return { ok: false, error: e.message };
+  console.error(what, e);
+  return { ok: false, error: retry };
 }

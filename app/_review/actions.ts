@@ -2,8 +2,9 @@
 
 import { cookies } from "next/headers";
 import { z } from "zod";
+import { refusal } from "@/app/_lib/validatedAction";
 import { getDb } from "@/db/client";
-import { ReviewError, reviewJson, submitReviewsWhenFree } from "@/db/queries/reviews";
+import { reviewJson, submitReviewsWhenFree } from "@/db/queries/reviews";
 import {
   describeZodError,
   ReviewerSchema,
@@ -35,9 +36,7 @@ export async function submitReviewAction(input: unknown): Promise<ReviewActionRe
       };
     return { ok: true, reviews: r.reviews.map(reviewJson) };
   } catch (e) {
-    if (e instanceof ReviewError) return { ok: false, error: e.message };
-    console.error("review failed", e);
-    return { ok: false, error: "the review could not be saved: try again" };
+    return refusal(e, "review failed", "the review could not be saved: try again");
   }
 }
 

@@ -4,7 +4,8 @@ import { z } from "zod";
 import { type ActionFail, validated } from "@/app/_lib/validatedAction";
 import { getDb } from "@/db/client";
 import { startJob } from "@/db/jobs/background";
-import { BulkError, bulkSkips, cancelBulk, countBulk, getBulkJob, startBulk } from "@/db/queries/bulkReviews";
+import { bulkSkips, cancelBulk, countBulk, getBulkJob, startBulk } from "@/db/queries/bulkReviews";
+import { isUserError } from "@/lib/errors";
 import { LabelSchema } from "@/lib/probe/schema";
 import { NoteSchema } from "@/lib/review/contract";
 import { BulkScopeSchema, bulkScope } from "./bulkScope";
@@ -57,7 +58,7 @@ export async function startBulkAction(input: unknown): Promise<{ ok: true; job: 
       void startJob(s.db, "bulk", job.id);
       return { ok: true, job: bulkJobView(job) };
     } catch (e) {
-      if (e instanceof BulkError) return { ok: false, error: e.message };
+      if (isUserError(e)) return { ok: false, error: e.message };
       throw e;
     }
   });

@@ -4,27 +4,21 @@ import { revalidatePath } from "next/cache";
 import { currentReviewer } from "@/app/_review/reviewer";
 import { getDb } from "@/db/client";
 import { startJob } from "@/db/jobs/background";
-import { CallRefused, callOffThread } from "@/db/jobs/offThread";
+import { callOffThread } from "@/db/jobs/offThread";
 import { syncSeedSet } from "@/db/queries/fixtureSeed";
 import { currentLexiconVersion, LexiconConflict, saveLexiconAsync } from "@/db/queries/lexicon";
 import { getProbe, ProbeEditError, saveProbeConfiguration } from "@/db/queries/probes";
 import { queueDashboardRescores, type RescoreProgressView, rescoreProgress } from "@/db/queries/rescoreJobs";
 import { staleRuns } from "@/db/queries/runScoringView";
 import { runByName } from "@/db/queries/tuneRuns";
-import { seedBreaks, type TuneDraft, WhatIfError } from "@/db/queries/whatIf";
+import { seedBreaks, type TuneDraft } from "@/db/queries/whatIf";
 import { write } from "@/db/write";
-import { LexiconError } from "@/lib/lexicon/lexicon";
+import { isUserError } from "@/lib/errors";
 import { describeZodError } from "@/lib/review/contract";
 import { RescoreIdsSchema, SaveDraftSchema, StartRescoreSchema, TuneDraftSchema } from "@/lib/tune/contract";
 import type { WhatIfReport } from "@/lib/tune/whatIf";
 
 type Fail = { ok: false; error: string; needsReviewer?: true };
-
-const userError = (e: unknown) =>
-  e instanceof LexiconError ||
-  e instanceof WhatIfError ||
-  e instanceof ProbeEditError ||
-  e instanceof CallRefused;
 
 /** The what-if of a draft (nothing is saved), computed off the request thread. */
 export async function whatIfAction(input: unknown): Promise<{ ok: true; report: WhatIfReport } | Fail> {
@@ -35,7 +29,7 @@ export async function whatIfAction(input: unknown): Promise<{ ok: true; report: 
   try {
     return { ok: true, report: await callOffThread(db, "whatIf", { draft: parsed.data as TuneDraft }) };
   } catch (e) {
-    if (userError(e)) return { ok: false, error: (e as Error).message };
+    if (isUserError(e)) return { ok: false, error: (e as Error).message };
     throw e;
   }
 }
@@ -86,7 +80,7 @@ export async function saveDraftAction(input: unknown): Promise<SaveResult> {
   } catch (e) {
     if (e instanceof LexiconConflict)
       return { ok: false, error: e.message, current: currentLexiconVersion(db) };
-    if (userError(e)) return { ok: false, error: (e as Error).message };
+    if (isUserError(e)) return { ok: false, error: (e as Error).message };
     throw e;
   }
 }

@@ -2,9 +2,10 @@
 
 import { refresh } from "next/cache";
 import { z } from "zod";
+import { refusal } from "@/app/_lib/validatedAction";
 import { currentReviewer } from "@/app/_review/reviewer";
 import { getDb } from "@/db/client";
-import { ReviewError, submitReviewsWhenFree } from "@/db/queries/reviews";
+import { submitReviewsWhenFree } from "@/db/queries/reviews";
 import { LabelSchema } from "@/lib/probe/schema";
 import { NoteSchema } from "@/lib/review/contract";
 
@@ -76,8 +77,6 @@ export async function reviewFromQueue(input: QueueReviewInput): Promise<QueueRev
     if (d.refresh) refresh();
     return { ok: true, review: view(r.reviews[0]) };
   } catch (e) {
-    if (e instanceof ReviewError) return { ok: false, error: e.message };
-    console.error("review from the queue failed", e);
-    return { ok: false, error: "the review could not be written; try again" };
+    return refusal(e, "review from the queue failed", "the review could not be written; try again");
   }
 }

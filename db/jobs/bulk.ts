@@ -6,7 +6,6 @@
  */
 import type { Db } from "../client";
 import { type BulkJob, bulkStep, failBulk, getBulkJob } from "../queries/bulkReviews";
-import { ReviewError } from "../queries/reviews";
 import { claimLease, LEASE_MS, type LeasedTable, newLeaseOwner, releaseLease } from "./lease";
 
 export const BULK_JOBS: LeasedTable = { table: "bulk_reviews", open: "status = 'running'" };
@@ -70,7 +69,7 @@ export async function runBatches<J extends { status: string }>(
           await sleep(500 * busy);
           continue;
         }
-        kind.fail(db, id, e instanceof ReviewError || e instanceof Error ? e.message : String(e));
+        kind.fail(db, id, e instanceof Error ? e.message : String(e));
         return kind.get(db, id);
       }
       if (job?.status !== "running") return job;

@@ -3,13 +3,13 @@
  * the worker thread (worker.ts) calls directly on its own connection, its answer posted back as
  * it is (no command line, no JSON read from an output). Nothing here is saved or resumed.
  */
-import { LexiconError } from "../../lib/lexicon/lexicon";
+import { isUserError } from "../../lib/errors";
 import type { WhatIfReport } from "../../lib/tune/whatIf";
 import type { SuggestionsJson, SuggestRequestInput } from "../../lib/tuning/contract";
 import type { Db } from "../client";
 import { syncSeedSet } from "../queries/fixtureSeed";
-import { ScopeError, suggestFor, suggestionJson } from "../queries/suggest";
-import { type TuneDraft, WhatIfError, type WhatIfOptions, whatIf } from "../queries/whatIf";
+import { suggestFor, suggestionJson } from "../queries/suggest";
+import { type TuneDraft, type WhatIfOptions, whatIf } from "../queries/whatIf";
 
 export const CALLS = {
   whatIf: (db: Db, a: { draft: TuneDraft; options?: WhatIfOptions }): WhatIfReport =>
@@ -29,7 +29,7 @@ export type CallResult<N extends CallName> = ReturnType<(typeof CALLS)[N]>;
 
 /** An error that is the user's to fix (a bad term, an unknown probe or run): its message says what. */
 export function refused(e: unknown): boolean {
-  return e instanceof LexiconError || e instanceof WhatIfError || e instanceof ScopeError;
+  return isUserError(e);
 }
 
 export interface CallRequest {

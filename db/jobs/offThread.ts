@@ -6,13 +6,18 @@
  * globalThis for dev reloads), and stopped when a call runs past its time.
  */
 import type { Worker } from "node:worker_threads";
+import { UserError } from "../../lib/errors";
 import type { Db } from "../client";
 import type { CallArgs, CallName, CallReply, CallResult } from "./calls";
 import { startThread } from "./threads";
 import type { WorkerStart } from "./worker";
 
 /** A call the thread refused (a bad term, an unknown probe): its message is for the user. */
-export class CallRefused extends Error {}
+export class CallRefused extends UserError<"call_refused"> {
+  constructor(message: string) {
+    super("call_refused", message);
+  }
+}
 
 interface Waiting {
   resolve: (v: unknown) => void;

@@ -1,3 +1,4 @@
+import { UserError } from "../../lib/errors";
 /** Bulk relabel jobs as rows: their spec, mark, progress, lease and skipped fields (db/queries/bulkReviews.ts writes them). */
 import type { Label } from "../../lib/probe/schema";
 import type { TraceFilter } from "../../lib/traceFilter";
@@ -41,7 +42,11 @@ export interface BulkJob extends BulkSpec, BulkMark {
 /** A field a relabel skipped because its review changed after the count, with the review that did. */
 export type BulkSkip = LeftOutField;
 
-export class BulkError extends Error {}
+export class BulkError extends UserError<"bulk"> {
+  constructor(message: string) {
+    super("bulk", message);
+  }
+}
 
 /** The filter without paging: what a job stores and walks. */
 export function pageless(f: TraceFilter): TraceFilter {

@@ -1,3 +1,4 @@
+import { UserError } from "../../lib/errors";
 /**
  * The mutation check on the stored configuration (DESIGN.md, "Tuning the scorer"): for each ask
  * term of a probe, its clarify tool, and each lexicon term, the fixtures (every set) that pass now
@@ -46,7 +47,11 @@ export interface MutationReport {
   results: MutantResult[];
 }
 
-export class MutationError extends Error {}
+export class MutationError extends UserError<"mutation"> {
+  constructor(message: string) {
+    super("mutation", message);
+  }
+}
 
 function fixtureRows(
   db: Db,

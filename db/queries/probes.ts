@@ -2,6 +2,7 @@ import type Database from "better-sqlite3";
 import { and, desc, eq } from "drizzle-orm";
 import type { JsonBudget } from "../../lib/budget/jsonBudget";
 import { readJson } from "../../lib/budget/readJson";
+import { UserError } from "../../lib/errors";
 import {
   applyConfiguration,
   configurationOf,
@@ -194,7 +195,11 @@ export function saveProbeConfiguration(
   });
 }
 
-export class ProbeEditError extends Error {}
+export class ProbeEditError extends UserError<"probe_edit"> {
+  constructor(message: string) {
+    super("probe_edit", message);
+  }
+}
 
 /**
  * Brings the built-in probes from fixtures/probes/ into the database (a changed file is a new

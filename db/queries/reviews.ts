@@ -1,3 +1,4 @@
+import { UserError } from "../../lib/errors";
 /**
  * The one write path of reviews: the trace page, `assumeprobe label`, bulk relabel and the demo
  * all come through `submitReviews` (or, inside a bulk batch's own transaction, `writeReviews`).
@@ -70,14 +71,7 @@ export type ReviewErrorCode =
   | "nothing_to_undo";
 
 /** A submission that cannot be written as given (not a conflict): says what was wrong. */
-export class ReviewError extends Error {
-  constructor(
-    readonly code: ReviewErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export class ReviewError extends UserError<ReviewErrorCode> {}
 
 const MAX_REVIEWER = MAX_REVIEWER_LENGTH;
 const MAX_NOTE = MAX_NOTE_LENGTH;

@@ -1,3 +1,4 @@
+import { UserError } from "../../lib/errors";
 /**
  * The human-labelled fields a suggestion learns from (DESIGN.md, "Suggestions"): traces' current
  * human labels (the current review, else the imported label) and fixtures' expected labels, only
@@ -34,7 +35,11 @@ export interface SuggestInput {
   fixture?: { id: number; set: string; identity: string; worldDigest: string };
 }
 
-export class ScopeError extends Error {}
+export class ScopeError extends UserError<"scope"> {
+  constructor(message: string) {
+    super("scope", message);
+  }
+}
 
 const LABEL_SET = new Set<string>(LABELS);
 

@@ -1,3 +1,4 @@
+import { UserError } from "../../lib/errors";
 /**
  * The what-if of a draft (DESIGN.md, "Tuning the scorer"): before a change to the lexicon or to a
  * probe's configuration is saved, it is applied to every fixture it touches and to every stored
@@ -41,7 +42,11 @@ export type TuneDraft =
   | { kind: "lexicon"; entries: Readonly<Record<string, LexiconEntry>> }
   | { kind: "probe"; probe: string; configuration: ProbeConfiguration };
 
-export class WhatIfError extends Error {}
+export class WhatIfError extends UserError<"what_if"> {
+  constructor(message: string) {
+    super("what_if", message);
+  }
+}
 
 /** Candidate traces per read. */
 const CHUNK = 500;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { UserError } from "../errors";
 import { fieldTermsProblem, termListsProblem } from "./limits";
 import { normalizeTerm, termProblem } from "./terms";
 
@@ -55,7 +56,11 @@ export function entryFor(lexicon: Lexicon, field: string): LexiconEntry | undefi
   return Object.hasOwn(lexicon.entries, field) ? lexicon.entries[field] : undefined;
 }
 
-export class LexiconError extends Error {}
+export class LexiconError extends UserError<"lexicon"> {
+  constructor(message: string) {
+    super("lexicon", message);
+  }
+}
 
 /**
  * An entry as stored: terms normalized (lib/lexicon/terms.ts), each once, sorted; null when it

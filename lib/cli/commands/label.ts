@@ -3,13 +3,13 @@ import { syncSeedSet } from "../../../db/queries/fixtureSeed";
 import { checkSetName, getSet } from "../../../db/queries/fixtureSets";
 import { writeHumanFields } from "../../../db/queries/fixtures";
 import {
-  ReviewError,
   type ReviewItem,
   reviewJson,
   reviewTransaction,
   type SubmitResult,
   writeReviews,
 } from "../../../db/queries/reviews";
+import { isUserError } from "../../errors";
 import { FixtureError } from "../../fixtures/errors";
 import { LABELS } from "../../probe/schema";
 import { describeZodError, NoteSchema, ReviewerSchema } from "../../review/contract";
@@ -108,7 +108,7 @@ export function registerLabel(program: Command): void {
             };
           }));
         } catch (e) {
-          if (e instanceof ReviewError || e instanceof FixtureError) throw new UsageError(e.message);
+          if (isUserError(e)) throw new UsageError(e.message);
           throw e;
         }
         if (!result.ok) {

@@ -1,0 +1,21 @@
+/**
+ * The one error type for a request that cannot be done as asked: the user's to fix (a bad term,
+ * an unknown probe, a read-only set), never a crash. Its message is shown as it is; its `code`
+ * says which refusal it is, for code that must tell them apart. Every domain's refusal extends it
+ * (`FixtureError`, `ReviewError`, `LexiconError`, ...), so a caller that only needs "is this the
+ * user's to fix?" asks `isUserError(e)` instead of a chain of `instanceof`.
+ */
+export class UserError<Code extends string = string> extends Error {
+  constructor(
+    readonly code: Code,
+    message: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** Whether `e` is a refusal to show the user (optionally with one of `codes`). */
+export function isUserError(e: unknown, ...codes: string[]): e is UserError {
+  return e instanceof UserError && (codes.length === 0 || codes.includes(e.code));
+}
