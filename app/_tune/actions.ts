@@ -16,7 +16,7 @@ import { write } from "@/db/write";
 import { isUserError } from "@/lib/errors";
 import { describeZodError } from "@/lib/review/contract";
 import { RescoreIdsSchema, SaveDraftSchema, StartRescoreSchema, TuneDraftSchema } from "@/lib/tune/contract";
-import type { WhatIfReport } from "@/lib/tune/whatIf";
+import type { WhatIfReport } from "@/lib/tuning/whatIf";
 
 type Fail = { ok: false; error: string; needsReviewer?: true };
 

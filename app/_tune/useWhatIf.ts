@@ -2,7 +2,7 @@
 
 import { useEffect, useRef, useState } from "react";
 import type { TuneDraftInput } from "@/lib/tune/contract";
-import type { WhatIfReport } from "@/lib/tune/whatIf";
+import type { WhatIfReport } from "@/lib/tuning/whatIf";
 import { whatIfAction } from "./actions";
 
 /**

@@ -4,8 +4,8 @@
  * it is (no command line, no JSON read from an output). Nothing here is saved or resumed.
  */
 import { isUserError } from "../../lib/errors";
-import type { WhatIfReport } from "../../lib/tune/whatIf";
 import type { SuggestionsJson, SuggestRequestInput } from "../../lib/tuning/contract";
+import type { WhatIfReport } from "../../lib/tuning/whatIf";
 import type { Db } from "../client";
 import { syncSeedSet } from "../queries/fixtureSeed";
 import { suggestFor, suggestionJson } from "../queries/suggest";

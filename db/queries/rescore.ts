@@ -4,7 +4,7 @@ import { compileProbe } from "../../lib/probe/compile";
 import type { Probe } from "../../lib/probe/schema";
 import type { TraceScore } from "../../lib/probe/score";
 import { addTransition, emptyTransitions, type ScoreTransitions } from "../../lib/probe/transitions";
-import { askMayChange } from "../../lib/tune/footprint";
+import { askMayChange } from "../../lib/tuning/footprint";
 import type { Db } from "../client";
 import { writeSync } from "../write";
 import { currentLexiconVersion, lexiconAt } from "./lexicon";

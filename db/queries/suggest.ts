@@ -11,7 +11,6 @@ import { configurationOf, EMPTY_CONFIGURATION, probeWith } from "../../lib/fixtu
 import type { WorldSnapshot } from "../../lib/fixtures/world";
 import type { LexiconEntry } from "../../lib/lexicon/lexicon";
 import type { Probe } from "../../lib/probe/schema";
-import type { WhatIfReport } from "../../lib/tune/whatIf";
 import {
   type BoundSuggestion,
   bindSuggestion,
@@ -21,6 +20,7 @@ import {
 import type { SuggestionsJson } from "../../lib/tuning/contract";
 import { DEFAULT_SUGGESTIONS, type Suggestion, suggestChanges } from "../../lib/tuning/suggest";
 import type { TermChange } from "../../lib/tuning/types";
+import type { WhatIfReport } from "../../lib/tuning/whatIf";
 import type { Db } from "../client";
 import { currentLexicon } from "./lexicon";
 import { getProbe } from "./probes";

@@ -7,7 +7,7 @@ import { ingestText, tempDb } from "../../lib/ingest/testIngest";
 import type { LexiconEntry } from "../../lib/lexicon/lexicon";
 import type { ScoreTransitions } from "../../lib/probe/transitions";
 import { projectRoot } from "../../lib/root";
-import type { WhatIfReport } from "../../lib/tune/whatIf";
+import type { WhatIfReport } from "../../lib/tuning/whatIf";
 import type { Db } from "../client";
 import { addTraceFields } from "./fixtures";
 import { saveLexicon } from "./lexicon";

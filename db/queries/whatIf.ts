@@ -3,7 +3,7 @@ import { UserError } from "../../lib/errors";
  * The what-if of a draft (DESIGN.md, "Tuning the scorer"): before a change to the lexicon or to a
  * probe's configuration is saved, it is applied to every fixture it touches and to every stored
  * trace it can move, and nothing is written. Traces are found by what the draft can change
- * (lib/tune/footprint.ts): an ask change reads only the ASK and DRIFT fields of the field names it
+ * (lib/tuning/footprint.ts): an ask change reads only the ASK and DRIFT fields of the field names it
  * changes (their tag rows), and of those scores only the responses that hold a changed term; a
  * bait change reads only INJECT and COPY fields; a clarify tool change reads the probe's traces.
  * Each candidate is scored as a re-score would score it: its own world, the plan's configuration
@@ -27,8 +27,8 @@ import type { NormalizedResponse } from "../../lib/probe/response";
 import type { Label } from "../../lib/probe/schema";
 import { scoreTrace, type TraceScore } from "../../lib/probe/score";
 import { humanLabel } from "../../lib/review/humanLabel";
-import { labelMayMove, mayChange } from "../../lib/tune/footprint";
-import { FlipTally, MoveTally, type WhatIfReport } from "../../lib/tune/whatIf";
+import { labelMayMove, mayChange } from "../../lib/tuning/footprint";
+import { FlipTally, MoveTally, type WhatIfReport } from "../../lib/tuning/whatIf";
 import type { Db } from "../client";
 import { FixtureScoring, type ScoringDraft } from "./fixtureScoring";
 import { currentLexicon } from "./lexicon";

@@ -4,7 +4,7 @@ import { runLeasedRescore } from "../../db/jobs/rescore";
 import { queueConfigRescore, type RescoreReport, runRescore } from "../../db/queries/rescore";
 import type { RunRef } from "../../db/queries/tuneRuns";
 import { type TuneDraft, whatIf } from "../../db/queries/whatIf";
-import { breaksSeed } from "../tune/whatIf";
+import { breaksSeed } from "../tuning/whatIf";
 import { LineWriter } from "./output";
 import { rescoreJson, rescoreLine, whatIfLines } from "./tuneReport";
 import { UsageError } from "./usage";

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { WhatIfReport } from "../tune/whatIf";
 import type { SourceSentence } from "./suggest";
 import type { TermChange } from "./types";
+import type { WhatIfReport } from "./whatIf";
 
 /** What the suggestions panel asks for: a target, the runs and sets to learn from (none: all), how many. */
 export const SuggestRequestSchema = z

@@ -26,7 +26,7 @@ import { overLimitNotice } from "@/lib/lexicon/limits";
 import { askTermsFor, probedFields } from "@/lib/probe/compile";
 import type { Probe } from "@/lib/probe/schema";
 import { decodeSegment } from "@/lib/runPath";
-import { worldsDiffer } from "@/lib/tune/footprint";
+import { worldsDiffer } from "@/lib/tuning/footprint";
 import { ProbeTuneEditor, type TuneField } from "./ProbeTuneEditor";
 
 type Props = {
