@@ -2,10 +2,10 @@
 
 import { useState } from "react";
 import type { LabelledRun, LabelledSet } from "@/db/queries/labelledScope";
-import type { SuggestionsJson } from "@/lib/tuning/contract";
+import type { SuggestionsJson, TuningTarget } from "@/lib/tuning/contract";
 import { describeChange } from "@/lib/tuning/types";
 import { suggestAction } from "./actions";
-import { type DraftTarget, takeIntoDraft } from "./draftInbox";
+import { takeIntoDraft } from "./draftInbox";
 import { SuggestionItem } from "./SuggestionItem";
 
 const n = (x: number) => x.toLocaleString("en-US");
@@ -22,7 +22,7 @@ export function SuggestionsPanel({
   runs,
   sets,
 }: {
-  target: DraftTarget;
+  target: TuningTarget;
   runs: LabelledRun[];
   sets: LabelledSet[];
 }) {

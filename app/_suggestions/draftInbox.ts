@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useRef } from "react";
+import type { TuningTarget } from "@/lib/tuning/contract";
 import type { TermChange } from "@/lib/tuning/types";
 
 /**
@@ -9,33 +10,31 @@ import type { TermChange } from "@/lib/tuning/types";
  * event, so the two stay separate components; the editor marks the event handled, so the panel
  * knows the change landed.
  */
-export type DraftTarget = { kind: "lexicon" } | { kind: "probe"; probe: string };
-
 const EVENT = "assumeprobe:take-suggestion";
 
 interface TakeDetail {
-  target: DraftTarget;
+  target: TuningTarget;
   changes: TermChange[];
   handled: boolean;
 }
 
-const sameTarget = (a: DraftTarget, b: DraftTarget) =>
+const sameTarget = (a: TuningTarget, b: TuningTarget) =>
   a.kind === b.kind && (a.kind === "lexicon" || (b.kind === "probe" && a.probe === b.probe));
 
 /** Sends changes to the page's draft; false when no draft editor for that target took them. */
-export function takeIntoDraft(target: DraftTarget, changes: TermChange[]): boolean {
+export function takeIntoDraft(target: TuningTarget, changes: TermChange[]): boolean {
   const detail: TakeDetail = { target, changes, handled: false };
   window.dispatchEvent(new CustomEvent<TakeDetail>(EVENT, { detail }));
   return detail.handled;
 }
 
 /** For a draft editor: calls `take` with every change a suggestion sends to this target. */
-export function useDraftInbox(target: DraftTarget, take: (changes: TermChange[]) => void): void {
+export function useDraftInbox(target: TuningTarget, take: (changes: TermChange[]) => void): void {
   const latest = useRef(take);
   latest.current = take;
   const key = target.kind === "lexicon" ? "lexicon" : `probe:${target.probe}`;
   useEffect(() => {
-    const mine: DraftTarget =
+    const mine: TuningTarget =
       key === "lexicon" ? { kind: "lexicon" } : { kind: "probe", probe: key.slice(6) };
     const on = (e: Event) => {
       const d = (e as CustomEvent<TakeDetail>).detail;

@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 import { type ReviewerState, useReviewer } from "@/app/_review/useReviewer";
-import type { TuneDraftInput } from "@/lib/tune/contract";
+import type { TuneDraft } from "@/lib/tuning/contract";
 import { saveDraftAction } from "./actions";
 
 /**
@@ -20,7 +20,7 @@ export function SaveDraft({
   reviewer: server,
   onSaved,
 }: {
-  draft: TuneDraftInput;
+  draft: TuneDraft;
   base: number;
   /** What saving makes, for the button ("lexicon v3"). */
   next: string;

@@ -1,4 +1,5 @@
 import { SuggestionsSection } from "@/app/_suggestions/SuggestionsSection";
+import type { TuningTarget } from "@/lib/tuning/contract";
 
 /**
  * THE PLACE FOR SUGGESTIONS (issue 15) on the lexicon page and on a probe's tune page: candidate
@@ -6,8 +7,6 @@ import { SuggestionsSection } from "@/app/_suggestions/SuggestionsSection";
  * what-if (app/_suggestions/). Both pages render this slot between the draft editor and the
  * versions.
  */
-export type SuggestionsScope = { kind: "lexicon" } | { kind: "probe"; probe: string };
-
-export function TuneSuggestionsSlot({ scope }: { scope: SuggestionsScope }) {
+export function TuneSuggestionsSlot({ scope }: { scope: TuningTarget }) {
   return <SuggestionsSection target={scope} />;
 }

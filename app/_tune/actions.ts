@@ -11,11 +11,16 @@ import { getProbe, ProbeEditError, saveProbeConfiguration } from "@/db/queries/p
 import { queueDashboardRescores, type RescoreProgressView, rescoreProgress } from "@/db/queries/rescoreJobs";
 import { staleRuns } from "@/db/queries/runScoringView";
 import { runByName } from "@/db/queries/tuneRuns";
-import { seedBreaks, type TuneDraft } from "@/db/queries/whatIf";
+import { seedBreaks } from "@/db/queries/whatIf";
 import { write } from "@/db/write";
 import { isUserError } from "@/lib/errors";
 import { describeZodError } from "@/lib/review/contract";
-import { RescoreIdsSchema, SaveDraftSchema, StartRescoreSchema, TuneDraftSchema } from "@/lib/tune/contract";
+import {
+  RescoreIdsSchema,
+  SaveDraftSchema,
+  StartRescoreSchema,
+  TuneDraftSchema,
+} from "@/lib/tuning/contract";
 import type { WhatIfReport } from "@/lib/tuning/whatIf";
 
 type Fail = { ok: false; error: string; needsReviewer?: true };
@@ -27,7 +32,7 @@ export async function whatIfAction(input: unknown): Promise<{ ok: true; report: 
   const db = getDb();
   syncSeedSet(db);
   try {
-    return { ok: true, report: await callOffThread(db, "whatIf", { draft: parsed.data as TuneDraft }) };
+    return { ok: true, report: await callOffThread(db, "whatIf", { draft: parsed.data }) };
   } catch (e) {
     if (isUserError(e)) return { ok: false, error: (e as Error).message };
     throw e;
@@ -53,7 +58,7 @@ export async function saveDraftAction(input: unknown): Promise<SaveResult> {
   if (!by) return { ok: false, error: "say who is saving first", needsReviewer: true };
   const db = getDb();
   syncSeedSet(db);
-  const draft = d.draft as TuneDraft;
+  const draft = d.draft;
   try {
     const broken = seedBreaks(db, draft);
     if (broken > 0 && !d.allowBreak)

@@ -16,17 +16,17 @@ import {
   describeConfigurationChange,
   diffConfiguration,
   normalizeConfiguration,
-  type ProbeConfiguration,
 } from "../../lib/fixtures/configuration";
 import { SEED_SET } from "../../lib/fixtures/setName";
 import { tag } from "../../lib/ingest/tags";
 import { draftLexicon } from "../../lib/lexicon/draft";
-import { describeEntryChanges, diffEntries, type LexiconEntry } from "../../lib/lexicon/lexicon";
+import { describeEntryChanges, diffEntries } from "../../lib/lexicon/lexicon";
 import { askTermsFor, probedFields } from "../../lib/probe/compile";
 import type { NormalizedResponse } from "../../lib/probe/response";
 import type { Label } from "../../lib/probe/schema";
 import { scoreTrace, type TraceScore } from "../../lib/probe/score";
 import { humanLabel } from "../../lib/review/humanLabel";
+import type { TuneDraft } from "../../lib/tuning/contract";
 import { labelMayMove, mayChange } from "../../lib/tuning/footprint";
 import { FlipTally, MoveTally, type WhatIfReport } from "../../lib/tuning/whatIf";
 import type { Db } from "../client";
@@ -36,11 +36,6 @@ import { getProbe } from "./probes";
 import { currentReviewLabelsOf } from "./reviews";
 import { currentPlan, ScoringTargets } from "./scoringTargets";
 import { findTagId } from "./tags";
-
-/** A draft the what-if applies: the whole lexicon's entries, or one probe's configuration. */
-export type TuneDraft =
-  | { kind: "lexicon"; entries: Readonly<Record<string, LexiconEntry>> }
-  | { kind: "probe"; probe: string; configuration: ProbeConfiguration };
 
 export class WhatIfError extends UserError<"what_if"> {
   constructor(message: string) {
