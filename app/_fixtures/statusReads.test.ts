@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { bulkAddStatusAction } from "@/app/_fixtures/actions";
 import { bulkStatusAction } from "@/app/_review/bulkActions";
-import { rescoreStatusAction } from "@/app/_tune/actions";
+import { rescoreStatusAction } from "@/app/_tuning/actions";
 import { closeDb } from "@/db/client";
 import { runningJobs } from "@/db/jobs/background";
 import { driftRun, startedBulk, startedBulkAdd } from "@/db/jobs/jobTestKit";

@@ -2,12 +2,12 @@
 
 import { useMemo, useState } from "react";
 import type { ReviewerState } from "@/app/_review/useReviewer";
-import { useDraftInbox } from "@/app/_suggestions/draftInbox";
-import { DraftChanges } from "@/app/_tune/DraftChanges";
-import { SaveDraft } from "@/app/_tune/SaveDraft";
-import { TermChips } from "@/app/_tune/TermChips";
-import { useWhatIf } from "@/app/_tune/useWhatIf";
-import { WhatIfPanel } from "@/app/_tune/WhatIfPanel";
+import { DraftChanges } from "@/app/_tuning/DraftChanges";
+import { useDraftInbox } from "@/app/_tuning/draftInbox";
+import { SaveDraft } from "@/app/_tuning/SaveDraft";
+import { TermChips } from "@/app/_tuning/TermChips";
+import { useWhatIf } from "@/app/_tuning/useWhatIf";
+import { WhatIfPanel } from "@/app/_tuning/WhatIfPanel";
 import {
   ASK_RULES,
   type AskRule,
@@ -70,7 +70,7 @@ export function LexiconEditor({
   const dirty = clean !== null && changes.length > 0;
   const draftInput = { kind: "lexicon" as const, entries: clean ?? saved };
   const whatIf = useWhatIf(draftInput, dirty);
-  // A suggestion taken with one click (app/_suggestions) lands in this draft.
+  // A suggestion taken with one click (app/_tuning) lands in this draft.
   useDraftInbox({ kind: "lexicon" }, (taken) => setDraft((d) => taken.reduce(takeIntoEntries, d)));
 
   const setEntry = (field: string, e: LexiconEntry | null) =>

@@ -3,7 +3,7 @@ import { Ident } from "@/app/_components/Breakable";
 import { LabelChip } from "@/app/_components/LabelChip";
 import { When } from "@/app/_components/When";
 import type { ReviewerState } from "@/app/_review/useReviewer";
-import { RescoreControl } from "@/app/_tune/RescoreControl";
+import { RescoreControl } from "@/app/_tuning/RescoreControl";
 import type { RescoreReport } from "@/db/queries/rescore";
 import type { RescoreProgressView } from "@/db/queries/rescoreJobs";
 import type { RunScoringView } from "@/db/queries/runScoringView";

@@ -3,12 +3,12 @@
 import Link from "next/link";
 import { useMemo, useState } from "react";
 import type { ReviewerState } from "@/app/_review/useReviewer";
-import { useDraftInbox } from "@/app/_suggestions/draftInbox";
-import { DraftChanges } from "@/app/_tune/DraftChanges";
-import { SaveDraft } from "@/app/_tune/SaveDraft";
-import { TermChips } from "@/app/_tune/TermChips";
-import { useWhatIf } from "@/app/_tune/useWhatIf";
-import { WhatIfPanel } from "@/app/_tune/WhatIfPanel";
+import { DraftChanges } from "@/app/_tuning/DraftChanges";
+import { useDraftInbox } from "@/app/_tuning/draftInbox";
+import { SaveDraft } from "@/app/_tuning/SaveDraft";
+import { TermChips } from "@/app/_tuning/TermChips";
+import { useWhatIf } from "@/app/_tuning/useWhatIf";
+import { WhatIfPanel } from "@/app/_tuning/WhatIfPanel";
 import {
   describeConfigurationChange,
   diffConfiguration,
@@ -76,7 +76,7 @@ export function ProbeTuneEditor({
   const dirty = changeText !== "no change";
   const draft = { kind: "probe" as const, probe, configuration };
   const whatIf = useWhatIf(draft, dirty);
-  // A suggestion taken with one click (app/_suggestions) lands in this draft (the name fallback kept).
+  // A suggestion taken with one click (app/_tuning) lands in this draft (the name fallback kept).
   useDraftInbox({ kind: "probe", probe }, (taken) =>
     setTerms((t) => {
       const next = { ...t };

@@ -4,9 +4,9 @@ import { useState } from "react";
 import type { LabelledRun, LabelledSet } from "@/db/queries/labelledScope";
 import type { SuggestionsJson, TuningTarget } from "@/lib/tuning/contract";
 import { describeChange } from "@/lib/tuning/types";
-import { suggestAction } from "./actions";
 import { takeIntoDraft } from "./draftInbox";
 import { SuggestionItem } from "./SuggestionItem";
+import { suggestAction } from "./suggestActions";
 
 const n = (x: number) => x.toLocaleString("en-US");
 const TOPS = [5, 10, 20, 50];
