@@ -4,7 +4,7 @@ import { useState } from "react";
 import type { LabelledRun, LabelledSet } from "@/db/queries/labelledScope";
 import type { SuggestionsJson, TuningTarget } from "@/lib/tuning/contract";
 import { describeChange } from "@/lib/tuning/types";
-import { takeIntoDraft } from "./draftInbox";
+import { useTakeIntoDraft } from "./DraftEditor";
 import { SuggestionItem } from "./SuggestionItem";
 import { suggestAction } from "./suggestActions";
 
@@ -15,7 +15,8 @@ const TOPS = [5, 10, 20, 50];
  * Suggestions learned from the human labels in a scope (every run and set, or the ones chosen):
  * additions that fix questions scored DRIFT, removals and the question rule where ours says ASK
  * and humans said DRIFT, each with what it fixes and breaks in scope, its what-if over everything
- * stored, and the sentences it came from. One click takes a suggestion into the page's draft.
+ * stored, and the sentences it came from. One click takes a suggestion into the page's draft: the
+ * draft editor this panel is rendered below (DraftEditor.tsx).
  */
 export function SuggestionsPanel({
   target,
@@ -34,6 +35,7 @@ export function SuggestionsPanel({
   const [result, setResult] = useState<SuggestionsJson | null>(null);
   const [taken, setTaken] = useState<Set<number>>(new Set());
   const [notice, setNotice] = useState("");
+  const takeIntoDraft = useTakeIntoDraft();
 
   const toggle = (list: string[], set: (v: string[]) => void, name: string) =>
     set(list.includes(name) ? list.filter((x) => x !== name) : [...list, name]);
@@ -62,15 +64,11 @@ export function SuggestionsPanel({
     if (!result) return;
     const picked = result.suggestions.filter((s) => ranks.includes(s.rank) && !taken.has(s.rank));
     if (picked.length === 0) return;
-    if (
-      !takeIntoDraft(
-        target,
-        picked.map((s) => s.change),
-      )
-    ) {
+    if (!takeIntoDraft) {
       setNotice("There is no draft on this page to take it into.");
       return;
     }
+    takeIntoDraft(picked.map((s) => s.change));
     setTaken(new Set([...taken, ...picked.map((s) => s.rank)]));
     setNotice(
       `In the draft: ${picked.map((s) => describeChange(s.change)).join("; ")}. Its what-if is beside the draft.`,

@@ -6,7 +6,7 @@ import { ScrollBox } from "@/app/_components/ScrollBox";
 import { When } from "@/app/_components/When";
 import { currentReviewer } from "@/app/_review/reviewer";
 import { StaleRunsCard } from "@/app/_tuning/StaleRunsCard";
-import { TuneSuggestionsSlot } from "@/app/_tuning/TuneSuggestionsSlot";
+import { SuggestionsSection } from "@/app/_tuning/SuggestionsSection";
 import { VersionDiffForm } from "@/app/_tuning/VersionDiffForm";
 import { getDb } from "@/db/client";
 import { currentLexicon, lexiconAt, listLexiconVersions } from "@/db/queries/lexicon";
@@ -81,22 +81,22 @@ export default async function LexiconPage({ searchParams }: Props) {
         saved={lexicon.entries as Record<string, LexiconEntry>}
         fieldNames={probedFieldNames(db)}
         reviewer={reviewer}
-      />
-
-      <StaleRunsCard
-        stale={stale}
-        scope={{ kind: "stale" }}
-        reviewer={reviewer}
-        running={running}
-        upToDate="Every run is scored with the current configuration."
       >
-        <p className="mt-2 text-xs text-slate-500">
-          Only the traces whose result changes are rewritten, with their filter tags and the run's counts, in
-          short batches in the background; a stopped re-score resumes. Each run's page lists its re-scores.
-        </p>
-      </StaleRunsCard>
-
-      <TuneSuggestionsSlot scope={{ kind: "lexicon" }} />
+        <StaleRunsCard
+          stale={stale}
+          scope={{ kind: "stale" }}
+          reviewer={reviewer}
+          running={running}
+          upToDate="Every run is scored with the current configuration."
+        >
+          <p className="mt-2 text-xs text-slate-500">
+            Only the traces whose result changes are rewritten, with their filter tags and the run's counts,
+            in short batches in the background; a stopped re-score resumes. Each run's page lists its
+            re-scores.
+          </p>
+        </StaleRunsCard>
+        <SuggestionsSection target={{ kind: "lexicon" }} />
+      </LexiconEditor>
 
       <Card title="Versions">
         {versions.length === 0 ? (

@@ -8,7 +8,7 @@ import { ScrollBox } from "@/app/_components/ScrollBox";
 import { When } from "@/app/_components/When";
 import { currentReviewer } from "@/app/_review/reviewer";
 import { StaleRunsCard } from "@/app/_tuning/StaleRunsCard";
-import { TuneSuggestionsSlot } from "@/app/_tuning/TuneSuggestionsSlot";
+import { SuggestionsSection } from "@/app/_tuning/SuggestionsSection";
 import { VersionDiffForm } from "@/app/_tuning/VersionDiffForm";
 import { getDb } from "@/db/client";
 import { currentLexicon } from "@/db/queries/lexicon";
@@ -153,17 +153,16 @@ export default async function ProbeTunePage({ params, searchParams }: Props) {
         fields={fields}
         toolNames={toolNames}
         reviewer={reviewer}
-      />
-
-      <StaleRunsCard
-        stale={stale}
-        scope={{ kind: "stale", probe: id }}
-        reviewer={reviewer}
-        running={running}
-        upToDate="Every run of this probe is scored with the current configuration."
-      />
-
-      <TuneSuggestionsSlot scope={{ kind: "probe", probe: id }} />
+      >
+        <StaleRunsCard
+          stale={stale}
+          scope={{ kind: "stale", probe: id }}
+          reviewer={reviewer}
+          running={running}
+          upToDate="Every run of this probe is scored with the current configuration."
+        />
+        <SuggestionsSection target={{ kind: "probe", probe: id }} />
+      </ProbeTuneEditor>
 
       <Card title="Versions">
         <ScrollBox label="Probe versions">
