@@ -6,6 +6,7 @@ import type { SuggestionsJson, TuningTarget } from "@/lib/tuning/contract";
 import { describeChange } from "@/lib/tuning/types";
 import { useTakeIntoDraft } from "./DraftEditor";
 import { SuggestionItem } from "./SuggestionItem";
+import { SuggestScope } from "./SuggestScope";
 import { suggestAction } from "./suggestActions";
 
 const n = (x: number) => x.toLocaleString("en-US");
@@ -27,8 +28,7 @@ export function SuggestionsPanel({
   runs: LabelledRun[];
   sets: LabelledSet[];
 }) {
-  const [chosenRuns, setChosenRuns] = useState<string[]>([]);
-  const [chosenSets, setChosenSets] = useState<string[]>([]);
+  const [chosen, setChosen] = useState<{ runs: string[]; sets: string[] }>({ runs: [], sets: [] });
   const [top, setTop] = useState(10);
   const [state, setState] = useState<"idle" | "computing" | "ready">("idle");
   const [error, setError] = useState("");
@@ -36,9 +36,6 @@ export function SuggestionsPanel({
   const [taken, setTaken] = useState<Set<number>>(new Set());
   const [notice, setNotice] = useState("");
   const takeIntoDraft = useTakeIntoDraft();
-
-  const toggle = (list: string[], set: (v: string[]) => void, name: string) =>
-    set(list.includes(name) ? list.filter((x) => x !== name) : [...list, name]);
 
   const find = async () => {
     setState("computing");
@@ -48,8 +45,8 @@ export function SuggestionsPanel({
     try {
       const r = await suggestAction({
         probe: target.kind === "probe" ? target.probe : null,
-        runs: chosenRuns,
-        sets: chosenSets,
+        runs: chosen.runs,
+        sets: chosen.sets,
         top,
       });
       if (r.ok) setResult(r.result);
@@ -75,11 +72,6 @@ export function SuggestionsPanel({
     );
   };
 
-  const scopeWords =
-    chosenRuns.length + chosenSets.length === 0
-      ? "every run and fixture set"
-      : [...chosenRuns.map((r) => `run ${r}`), ...chosenSets.map((s) => `set ${s}`)].join(", ");
-
   return (
     <section
       className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
@@ -100,54 +92,7 @@ export function SuggestionsPanel({
         says DRIFT, and the reverse. Ranked by the misses a change fixes minus the fields with another human
         label it turns to ASK, each counted after the ones above it, only inside the scope chosen.
       </p>
-      <fieldset className="space-y-2" data-testid="suggest-scope">
-        <legend className="text-xs font-medium text-slate-700">
-          Learn from: <span data-testid="suggest-scope-words">{scopeWords}</span>
-        </legend>
-        {runs.length + sets.length === 0 ? (
-          <p className="text-sm text-slate-500 italic" data-testid="suggest-nothing">
-            No human labels yet: review fields on a run or trace page, or add fixtures, then come back.
-          </p>
-        ) : (
-          <details className="rounded border border-slate-200 p-2 text-sm">
-            <summary className="cursor-pointer text-xs text-slate-700">
-              Choose runs and sets ({n(runs.length)} runs with human labels, {n(sets.length)} sets)
-            </summary>
-            <div className="mt-2 grid gap-3 sm:grid-cols-2">
-              <div className="max-h-48 space-y-1 overflow-y-auto">
-                {runs.map((r) => (
-                  <label key={r.name} className="flex min-h-6 items-center gap-2 text-xs">
-                    <input
-                      type="checkbox"
-                      checked={chosenRuns.includes(r.name)}
-                      onChange={() => toggle(chosenRuns, setChosenRuns, r.name)}
-                      data-testid="suggest-run"
-                      data-run={r.name}
-                    />
-                    <span className="font-mono [overflow-wrap:anywhere]">{r.name}</span>
-                    <span className="shrink-0 text-slate-500">{n(r.labelled)} labelled</span>
-                  </label>
-                ))}
-              </div>
-              <div className="max-h-48 space-y-1 overflow-y-auto">
-                {sets.map((s) => (
-                  <label key={s.name} className="flex min-h-6 items-center gap-2 text-xs">
-                    <input
-                      type="checkbox"
-                      checked={chosenSets.includes(s.name)}
-                      onChange={() => toggle(chosenSets, setChosenSets, s.name)}
-                      data-testid="suggest-set"
-                      data-set={s.name}
-                    />
-                    <span className="font-mono [overflow-wrap:anywhere]">set {s.name}</span>
-                    <span className="shrink-0 text-slate-500">{n(s.fixtures)} fixtures</span>
-                  </label>
-                ))}
-              </div>
-            </div>
-          </details>
-        )}
-      </fieldset>
+      <SuggestScope runs={runs} sets={sets} chosen={chosen} onChange={setChosen} />
       <div className="flex flex-wrap items-center gap-2">
         <button
           type="button"

@@ -1,7 +1,8 @@
 "use client";
 
-import { type ReactNode, useMemo, useState } from "react";
+import { type ReactNode, useMemo } from "react";
 import type { ReviewerState } from "@/app/_review/useReviewer";
+import { AddInput } from "@/app/_tuning/AddInput";
 import { DraftEditor, useDraftOf } from "@/app/_tuning/DraftEditor";
 import { TermChips } from "@/app/_tuning/TermChips";
 import {
@@ -54,8 +55,6 @@ export function LexiconEditor({
   children?: ReactNode;
 }) {
   const { draft, setDraft, reset } = useDraftOf(version, () => structuredClone(saved));
-  const [newField, setNewField] = useState("");
-  const [fieldError, setFieldError] = useState("");
   const checked = useMemo(() => normalized(draft), [draft]);
   const clean = checked.entries;
   const changes = useMemo(() => diffEntries(saved, clean ?? saved), [saved, clean]);
@@ -68,13 +67,11 @@ export function LexiconEditor({
       else next[field] = e;
       return next;
     });
-  const addField = () => {
-    const f = newField.trim();
-    if (f === "") return;
-    if (Object.hasOwn(draft, f)) return setFieldError(`"${f}" has an entry already`);
-    setFieldError("");
-    setNewField("");
+  const addField = (typed: string): string | null => {
+    const f = typed.trim();
+    if (Object.hasOwn(draft, f)) return `"${f}" has an entry already`;
     setEntry(f, { terms: [], rule: "anywhere" });
+    return null;
   };
   const fields = Object.keys(draft).sort();
 
@@ -164,46 +161,16 @@ export function LexiconEditor({
           );
         })}
       </ul>
-      <div className="flex flex-wrap items-end gap-2 border-t border-slate-100 pt-3">
-        <label className="flex min-w-[12rem] flex-1 flex-col text-xs text-slate-600">
-          Add an entry for a field name
-          <input
-            value={newField}
-            onChange={(e) => {
-              setNewField(e.target.value);
-              setFieldError("");
-            }}
-            onKeyDown={(e) => {
-              if (e.key === "Enter") {
-                e.preventDefault();
-                addField();
-              }
-            }}
-            list="lexicon-field-names"
-            maxLength={200}
-            className="mt-1 rounded border border-slate-300 px-2 py-1 text-sm text-slate-900"
-            data-testid="new-field"
-          />
-        </label>
-        <datalist id="lexicon-field-names">
-          {fieldNames.map((f) => (
-            <option key={f} value={f} />
-          ))}
-        </datalist>
-        <button
-          type="button"
-          onClick={addField}
-          className="rounded border border-slate-300 bg-white px-2 py-1 text-sm hover:bg-slate-50"
-          data-testid="add-field"
-        >
-          Add field
-        </button>
-      </div>
-      {fieldError ? (
-        <p role="alert" className="text-xs text-red-800">
-          {fieldError}
-        </p>
-      ) : null}
+      <AddInput
+        onAdd={addField}
+        label="Add an entry for a field name"
+        button="Add field"
+        maxLength={200}
+        offered={{ id: "lexicon-field-names", values: fieldNames }}
+        className="flex flex-wrap items-end gap-2 border-t border-slate-100 pt-3"
+        inputTestId="new-field"
+        buttonTestId="add-field"
+      />
       {checked.problem !== null ? (
         <p
           role="alert"
