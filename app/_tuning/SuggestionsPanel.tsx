@@ -4,10 +4,10 @@ import { useState } from "react";
 import type { LabelledRun, LabelledSet } from "@/db/queries/labelledScope";
 import type { SuggestionsJson, TuningTarget } from "@/lib/tuning/contract";
 import { describeChange } from "@/lib/tuning/types";
+import { suggestAction } from "./actions";
 import { useTakeIntoDraft } from "./DraftEditor";
 import { SuggestionItem } from "./SuggestionItem";
 import { SuggestScope } from "./SuggestScope";
-import { suggestAction } from "./suggestActions";
 
 const n = (x: number) => x.toLocaleString("en-US");
 const TOPS = [5, 10, 20, 50];
