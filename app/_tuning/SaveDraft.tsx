@@ -2,13 +2,14 @@
 
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
+import { ConfirmDialog } from "@/app/_components/ConfirmDialog";
 import { type ReviewerState, useReviewer } from "@/app/_review/useReviewer";
 import type { TuneDraft } from "@/lib/tuning/contract";
 import { saveDraftAction } from "./actions";
 
 /**
  * Saves a draft as a new version. When the what-if says it breaks seed fixtures (the server checks
- * again), a dialog asks for an explicit confirmation first. Someone else's save since the draft's
+ * again), the confirm dialog asks for an explicit confirmation first. Someone else's save since the draft's
  * base version is refused and said.
  */
 export function SaveDraft({
@@ -82,40 +83,20 @@ export function SaveDraft({
           {error}
         </p>
       ) : null}
-      <dialog
-        ref={dialog}
-        aria-labelledby="break-title"
-        className="m-auto w-[min(30rem,calc(100vw-2rem))] rounded-lg border border-slate-200 p-0 shadow-xl backdrop:bg-slate-900/30"
-        data-testid="break-dialog"
+      <ConfirmDialog
+        dialog={dialog}
+        title={`This breaks ${broken} seed fixture${broken === 1 ? "" : "s"}`}
+        action={() => save(true)}
+        confirm={busy ? "Saving…" : `Save and break ${broken}`}
+        pending={busy}
+        testId="break-dialog"
+        confirmTestId="confirm-break"
       >
-        <div className="space-y-3 p-4">
-          <h2 id="break-title" className="text-base font-semibold text-red-900">
-            This breaks {broken} seed fixture{broken === 1 ? "" : "s"}
-          </h2>
-          <p className="text-sm text-slate-700">
-            The seed set holds the first article's four cases, which the default configuration passes. Saving
-            this draft makes {broken === 1 ? "one of them" : "some of them"} fail. Save it anyway?
-          </p>
-          <div className="flex justify-end gap-2">
-            <button
-              type="button"
-              onClick={() => dialog.current?.close()}
-              className="rounded border border-slate-300 px-3 py-1.5 text-sm"
-            >
-              Keep editing
-            </button>
-            <button
-              type="button"
-              onClick={() => save(true)}
-              disabled={busy}
-              className="rounded bg-red-700 px-3 py-1.5 text-sm text-white disabled:opacity-60"
-              data-testid="confirm-break"
-            >
-              Save and break {broken}
-            </button>
-          </div>
-        </div>
-      </dialog>
+        <p className="text-sm text-slate-700">
+          The seed set holds the first article's four cases, which the default configuration passes. Saving
+          this draft makes {broken === 1 ? "one of them" : "some of them"} fail. Save it anyway?
+        </p>
+      </ConfirmDialog>
     </div>
   );
 }
