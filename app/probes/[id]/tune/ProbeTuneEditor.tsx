@@ -13,18 +13,8 @@ import {
 } from "@/lib/fixtures/configuration";
 import { termTextProblem } from "@/lib/lexicon/limits";
 import { takeIntoTerms } from "@/lib/tuning/draftChange";
+import type { TuneField } from "@/lib/tuning/tuneFields";
 import type { TermChange } from "@/lib/tuning/types";
-
-export interface TuneField {
-  field: string;
-  /** The probe's own terms for it (empty: it uses the field-name fallback). */
-  declared: string[];
-  /** The field-name terms that count while it declares none. */
-  fallback: string[];
-  /** The shared lexicon's terms for its name, and the rule (read-only here). */
-  lexicon: string[];
-  rule: string;
-}
 
 /** The draft's parts: each probed field's own terms, the bait values, the clarify tool as typed. */
 interface Draft {

@@ -18,13 +18,12 @@ import {
   diffConfiguration,
 } from "@/lib/fixtures/configuration";
 import { firstParam as one } from "@/lib/http/searchParam";
-import { entryFor } from "@/lib/lexicon/lexicon";
 import { overLimitNotice } from "@/lib/lexicon/limits";
-import { askTermsFor, probedFields } from "@/lib/probe/compile";
 import type { Probe } from "@/lib/probe/schema";
 import { worldsDiffer } from "@/lib/tuning/footprint";
+import { tuneFields } from "@/lib/tuning/tuneFields";
 import { type ProbeRouteProps, probeOfRoute, probeTitle } from "../probeRoute";
-import { ProbeTuneEditor, type TuneField } from "./ProbeTuneEditor";
+import { ProbeTuneEditor } from "./ProbeTuneEditor";
 
 export const generateMetadata = probeTitle("Tune");
 const versionParam = (v: string | undefined) => (v && /^[1-9][0-9]{0,8}$/.test(v) ? Number(v) : undefined);
@@ -45,17 +44,7 @@ export default async function ProbeTunePage(props: ProbeRouteProps) {
   const probe = current.probe;
   const lexicon = currentLexicon(db);
   const reviewer = await currentReviewer();
-  const fields: TuneField[] = probedFields(probe).map((f) => {
-    const e = entryFor(lexicon, f);
-    const declared = (probe.ask_terms[f] ?? []).map((t) => t.toLowerCase());
-    return {
-      field: f,
-      declared,
-      fallback: declared.length ? [] : askTermsFor({ ...probe, ask_terms: {} }, f),
-      lexicon: e?.terms ? [...e.terms] : [],
-      rule: e?.rule ?? "anywhere",
-    };
-  });
+  const fields = tuneFields(probe, lexicon);
   const toolNames = [
     ...new Set([
       ...(probe.tools ?? []).map((t) => t.name),
