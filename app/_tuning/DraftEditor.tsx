@@ -3,6 +3,7 @@
 import { createContext, type ReactNode, useContext, useState } from "react";
 import type { ReviewerState } from "@/app/_review/useReviewer";
 import type { TuneDraft } from "@/lib/tuning/contract";
+import { guardOf } from "@/lib/tuning/guard";
 import type { TermChange } from "@/lib/tuning/types";
 import { SaveDraft } from "./SaveDraft";
 import { useWhatIf } from "./useWhatIf";
@@ -109,7 +110,7 @@ export function DraftEditor({
               base={version}
               next={`version ${version + 1}`}
               dirty={dirty && whatIf.state !== "computing"}
-              seedBroken={whatIf.report?.fixtures.seedBroken ?? 0}
+              guard={whatIf.report ? guardOf(whatIf.report) : null}
               reviewer={reviewer}
               onSaved={setSavedAs}
             />

@@ -66,7 +66,7 @@ describe("the tuning actions", () => {
   it("refuse a draft that breaks the seed set until the person confirms it, then save it", async () => {
     const base = sw().version;
     const refused = await saveDraftAction({ draft: breakingDraft(), base });
-    expect(refused).toMatchObject({ ok: false, seedBroken: 1 });
+    expect(refused).toMatchObject({ ok: false, guard: { seedBroken: 1 } });
     expect(sw().version).toBe(base);
     const saved = await saveDraftAction({ draft: breakingDraft(), base, allowBreak: true });
     expect(saved).toMatchObject({ ok: true, version: base + 1, created: true });

@@ -12,7 +12,7 @@ import { getProbe, ProbeEditError, saveProbeConfiguration } from "@/db/queries/p
 import { queueDashboardRescores, type RescoreProgressView, rescoreProgress } from "@/db/queries/rescoreJobs";
 import { staleRuns } from "@/db/queries/runScoringView";
 import { runByName } from "@/db/queries/tuneRuns";
-import { seedBreaks } from "@/db/queries/whatIf";
+import { saveGuard } from "@/db/queries/whatIf";
 import { write } from "@/db/write";
 import {
   RescoreIdsSchema,
@@ -22,6 +22,7 @@ import {
   SuggestRequestSchema,
   TuneDraftSchema,
 } from "@/lib/tuning/contract";
+import { guardWords, needsConfirmation, type SaveGuard } from "@/lib/tuning/guard";
 import type { WhatIfReport } from "@/lib/tuning/whatIf";
 
 /** Longer than this and the suggestions are given up (nothing is kept). */
@@ -48,12 +49,12 @@ export async function whatIfAction(input: unknown): Promise<{ ok: true; report: 
 
 export type SaveResult =
   | { ok: true; version: number; created: boolean }
-  | (ActionFail & { seedBroken?: number; current?: number });
+  | (ActionFail & { guard?: SaveGuard; current?: number });
 
 /**
  * Saves a draft as a new version: the lexicon's, or the probe's configuration (which then stays
- * current). The server checks the seed set itself: a draft that breaks a seed fixture is saved
- * only when the person confirmed it. A draft made from a version that is no longer current is
+ * current). The server checks the guard itself (lib/tuning/guard.ts): a draft that breaks a seed
+ * fixture is saved only when the person confirmed it. A draft made from a version that is no longer current is
  * refused (someone saved meanwhile), so no change is lost silently.
  */
 export async function saveDraftAction(input: unknown): Promise<SaveResult> {
@@ -64,13 +65,9 @@ export async function saveDraftAction(input: unknown): Promise<SaveResult> {
     const draft = d.draft;
     try {
       syncSeedSet(db);
-      const broken = seedBreaks(db, draft);
-      if (broken > 0 && !d.allowBreak)
-        return {
-          ok: false,
-          seedBroken: broken,
-          error: `this breaks ${broken} fixture(s) of the seed set: confirm to save it anyway`,
-        };
+      const guard = saveGuard(db, draft);
+      if (needsConfirmation(guard) && !d.allowBreak)
+        return { ok: false, guard, error: `this breaks ${guardWords(guard)}: confirm to save it anyway` };
       if (draft.kind === "lexicon") {
         const saved = await saveLexiconAsync(db, draft.entries, { by, base: d.base });
         revalidatePath("/lexicon");

@@ -28,6 +28,7 @@ import { scoreTrace, type TraceScore } from "../../lib/probe/score";
 import { humanLabel } from "../../lib/review/humanLabel";
 import type { TuneDraft } from "../../lib/tuning/contract";
 import { labelMayMove, mayChange } from "../../lib/tuning/footprint";
+import { guardOf, type SaveGuard } from "../../lib/tuning/guard";
 import { FlipTally, MoveTally, type WhatIfReport } from "../../lib/tuning/whatIf";
 import type { Db } from "../client";
 import { FixtureScoring, type ScoringDraft } from "./fixtureScoring";
@@ -302,7 +303,7 @@ function fixtureWhatIf(db: Db, s: Scope, only?: readonly string[]): WhatIfReport
   };
 }
 
-/** How many seed fixtures the draft breaks (what a save checks before it writes). */
-export function seedBreaks(db: Db, draft: TuneDraft): number {
-  return whatIf(db, draft, { sets: [SEED_SET], fixturesOnly: true }).fixtures.seedBroken;
+/** What saving the draft needs confirmed (lib/tuning/guard.ts), reading only what the guard counts. */
+export function saveGuard(db: Db, draft: TuneDraft): SaveGuard {
+  return guardOf(whatIf(db, draft, { sets: [SEED_SET], fixturesOnly: true }));
 }

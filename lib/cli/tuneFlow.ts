@@ -5,7 +5,7 @@ import { queueConfigRescore, type RescoreReport, runRescore } from "../../db/que
 import type { RunRef } from "../../db/queries/tuneRuns";
 import { whatIf } from "../../db/queries/whatIf";
 import type { TuneDraft } from "../tuning/contract";
-import { breaksSeed } from "../tuning/whatIf";
+import { guardOf, guardWords, needsConfirmation } from "../tuning/guard";
 import { LineWriter } from "./output";
 import { rescoreJson, rescoreLine, whatIfLines } from "./tuneReport";
 import { UsageError } from "./usage";
@@ -63,8 +63,8 @@ export async function runTuneFlow(
   for (const line of whatIfLines(report)) await say(line);
   let code = 0;
   if (flags.dryRun) await say("dry run: nothing saved");
-  else if (breaksSeed(report) && !flags.allowBreak) {
-    const why = `it breaks ${report.fixtures.seedBroken} fixture(s) of the seed set: nothing saved (--allow-break saves it anyway)`;
+  else if (needsConfirmation(guardOf(report)) && !flags.allowBreak) {
+    const why = `it breaks ${guardWords(guardOf(report))}: nothing saved (--allow-break saves it anyway)`;
     result.refused = why;
     process.stderr.write(`assumeprobe: ${why}\n`);
     code = 1;
