@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { openDb } from "../db/client";
 import { syncBuiltinProbes } from "../db/queries/probes";
-import { queueRescore, runRescore } from "../db/queries/rescore";
+import { queueRescore, runRescore } from "../db/queries/rescore/run";
 import { ingestPaths } from "../lib/ingest/testIngest";
 import { traceLines } from "./lib/generate";
 import { benchDir, fmt, load, writeLines } from "./lib/util";

@@ -7,7 +7,7 @@ import { runningJobs } from "@/db/jobs/background";
 import { driftRun, startedBulk, startedBulkAdd } from "@/db/jobs/jobTestKit";
 import { bulkStep } from "@/db/queries/bulkReviews";
 import { bulkAddStep } from "@/db/queries/fixturesBulk";
-import { queueDashboardRescores } from "@/db/queries/rescoreJobs";
+import { queueDashboardRescores } from "@/db/queries/rescore/jobs";
 import { tempDb } from "@/lib/ingest/testIngest";
 
 const { db, cleanup } = tempDb("status-reads");

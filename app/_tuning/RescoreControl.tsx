@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { type ReviewerState, useReviewer } from "@/app/_review/useReviewer";
-import type { RescoreProgressView } from "@/db/queries/rescoreJobs";
+import type { RescoreProgressView } from "@/db/queries/rescore/jobs";
 import { runHref } from "@/lib/runPath";
 import type { RescoreScope } from "@/lib/tuning/contract";
 import { rescoreStatusAction, startRescoreAction } from "./actions";

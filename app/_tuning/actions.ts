@@ -9,7 +9,7 @@ import { callOffThread } from "@/db/jobs/offThread";
 import { syncSeedSet } from "@/db/queries/fixtureSeed";
 import { LexiconConflict, saveLexiconAsync } from "@/db/queries/lexicon";
 import { getProbe, ProbeEditError, saveProbeConfiguration } from "@/db/queries/probes";
-import { queueDashboardRescores, type RescoreProgressView, rescoreProgress } from "@/db/queries/rescoreJobs";
+import { queueDashboardRescores, type RescoreProgressView, rescoreProgress } from "@/db/queries/rescore/jobs";
 import { staleRuns } from "@/db/queries/runScoringView";
 import { runByName } from "@/db/queries/tuneRuns";
 import { saveGuard } from "@/db/queries/whatIf";

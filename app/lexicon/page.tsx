@@ -11,7 +11,7 @@ import { VersionDiffForm } from "@/app/_tuning/VersionDiffForm";
 import { VersionTable } from "@/app/_tuning/VersionTable";
 import { getDb } from "@/db/client";
 import { currentLexicon, lexiconAt, listLexiconVersions } from "@/db/queries/lexicon";
-import { pendingConfigRescores, rescoreProgress } from "@/db/queries/rescoreJobs";
+import { pendingConfigRescores, rescoreProgress } from "@/db/queries/rescore/jobs";
 import { staleRuns } from "@/db/queries/runScoringView";
 import { probedFieldNames } from "@/db/queries/tuneRuns";
 import { firstParam as one } from "@/lib/http/searchParam";

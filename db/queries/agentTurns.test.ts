@@ -4,8 +4,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { A, agentTurnsFile, B, chatSpan, line } from "../../lib/formats/otlpTestKit";
 import { ingestText, tempDb } from "../../lib/ingest/testIngest";
 import { parseTraceFilter } from "../../lib/traceFilter";
-import { rescoreAllRuns } from "./rescore";
-import { expectConsistent } from "./rescoreTestKit";
+import { expectConsistent } from "./rescore/rescoreTestKit";
+import { rescoreAllRuns } from "./rescore/run";
 import { getRunSummary } from "./runs";
 import { listTraces } from "./traceList";
 

@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ingestText, tempDb, traceLine } from "../../lib/ingest/testIngest";
 import { parseTraceFilter } from "../../lib/traceFilter";
-import { pendingRescores, runPendingRescores } from "./rescore";
-import { expectConsistent } from "./rescoreTestKit";
+import { expectConsistent } from "./rescore/rescoreTestKit";
+import { pendingRescores, runPendingRescores } from "./rescore/run";
 import { listTraces } from "./traceList";
 
 // A trace an older version misread by one key name (a Langfuse export's `trace` read as the seed

@@ -1,7 +1,7 @@
 import { userInfo } from "node:os";
 import type { Db } from "../../db/client";
 import { runLeasedRescore } from "../../db/jobs/rescore";
-import { queueConfigRescore, type RescoreReport, runRescore } from "../../db/queries/rescore";
+import { queueConfigRescore, type RescoreReport, runRescore } from "../../db/queries/rescore/run";
 import type { RunRef } from "../../db/queries/tuneRuns";
 import { whatIf } from "../../db/queries/whatIf";
 import type { TuneDraft } from "../tuning/contract";

@@ -1,4 +1,4 @@
-import type { RescoreReport } from "../../db/queries/rescore";
+import type { RescoreReport } from "../../db/queries/rescore/run";
 import { describeTransitions } from "../probe/transitions";
 import type { WhatIfReport } from "../tuning/whatIf";
 

@@ -5,7 +5,7 @@ import type { Db } from "../../../db/client";
 import { syncSeedSet } from "../../../db/queries/fixtureSeed";
 import { markInterruptedIngests } from "../../../db/queries/ingestBatches";
 import { createIngestStore } from "../../../db/queries/ingestStore";
-import { type RescoreReport, runRescore, upgradeRescores } from "../../../db/queries/rescore";
+import { type RescoreReport, runRescore, upgradeRescores } from "../../../db/queries/rescore/run";
 import { backfillAll } from "../../../db/queries/tagBackfill";
 import { type IngestSource, ingestSources } from "../../ingest/pipeline";
 import { openSource, sourceName, sourceSize } from "../../ingest/readSource";

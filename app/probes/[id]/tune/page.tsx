@@ -10,7 +10,7 @@ import { VersionDiffForm } from "@/app/_tuning/VersionDiffForm";
 import { VersionTable } from "@/app/_tuning/VersionTable";
 import { currentLexicon } from "@/db/queries/lexicon";
 import { getProbeVersion, listProbeVersions } from "@/db/queries/probes";
-import { pendingConfigRescores, rescoreProgress } from "@/db/queries/rescoreJobs";
+import { pendingConfigRescores, rescoreProgress } from "@/db/queries/rescore/jobs";
 import { staleRuns } from "@/db/queries/runScoringView";
 import {
   configurationOf,

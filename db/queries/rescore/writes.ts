@@ -1,9 +1,9 @@
-import type { Rescored, StoredTrace } from "../../lib/ingest/rescore";
-import { MAX_SIGNED_TRACE_ID, tagSignature } from "../../lib/ingest/tagSignature";
-import { type CurrentReviewLabels, tag, traceTags } from "../../lib/ingest/tags";
-import type { TraceScore } from "../../lib/probe/score";
-import type { Db } from "../client";
-import { findTagId, tagId } from "./tags";
+import type { Rescored, StoredTrace } from "../../../lib/ingest/rescore";
+import { MAX_SIGNED_TRACE_ID, tagSignature } from "../../../lib/ingest/tagSignature";
+import { type CurrentReviewLabels, tag, traceTags } from "../../../lib/ingest/tags";
+import type { TraceScore } from "../../../lib/probe/score";
+import type { Db } from "../../client";
+import { findTagId, tagId } from "../tags";
 
 /**
  * The writes of a re-score batch (db/queries/rescore.ts runs them inside its transaction): a

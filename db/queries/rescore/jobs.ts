@@ -2,8 +2,8 @@
  * Re-scores started from the dashboard as rows: queued here, run by db/jobs/rescore.ts on a worker
  * thread; their progress and transitions are the `rescores` rows themselves.
  */
-import type { Db } from "../client";
-import { queueConfigRescore } from "./rescore";
+import type { Db } from "../../client";
+import { queueConfigRescore } from "./run";
 
 /** Queues a configuration re-score of each run (by id) for the dashboard to run; returns their ids. */
 export function queueDashboardRescores(db: Db, runIds: number[], by: string): number[] {

@@ -1,14 +1,18 @@
-import { type Rescored, rescoreStored } from "../../lib/ingest/rescore";
-import type { Lexicon } from "../../lib/lexicon/lexicon";
-import { compileProbe } from "../../lib/probe/compile";
-import type { Probe } from "../../lib/probe/schema";
-import type { TraceScore } from "../../lib/probe/score";
-import { addTransition, emptyTransitions, type ScoreTransitions } from "../../lib/probe/transitions";
-import { askMayChange } from "../../lib/tuning/footprint";
-import type { Db } from "../client";
-import { writeSync } from "../write";
-import { currentLexiconVersion, lexiconAt } from "./lexicon";
-import { getProbe, getProbeVersion } from "./probes";
+import { type Rescored, rescoreStored } from "../../../lib/ingest/rescore";
+import type { Lexicon } from "../../../lib/lexicon/lexicon";
+import { compileProbe } from "../../../lib/probe/compile";
+import type { Probe } from "../../../lib/probe/schema";
+import type { TraceScore } from "../../../lib/probe/score";
+import { addTransition, emptyTransitions, type ScoreTransitions } from "../../../lib/probe/transitions";
+import { askMayChange } from "../../../lib/tuning/footprint";
+import type { Db } from "../../client";
+import { writeSync } from "../../write";
+import { currentLexiconVersion, lexiconAt } from "../lexicon";
+import { getProbe, getProbeVersion } from "../probes";
+import { currentReviewLabelsOf } from "../reviews";
+import { recordRunScorings } from "../runScoring";
+import { planOf, ScoringTargets, type StoredPlan, storedVersionOf } from "../scoringTargets";
+import { resetTagCache } from "../tags";
 import {
   applyCounts,
   applySigns,
@@ -21,11 +25,7 @@ import {
   type SignGroups,
   type TraceRow,
   withReviews,
-} from "./rescoreWrite";
-import { currentReviewLabelsOf } from "./reviews";
-import { recordRunScorings } from "./runScoring";
-import { planOf, ScoringTargets, type StoredPlan, storedVersionOf } from "./scoringTargets";
-import { resetTagCache } from "./tags";
+} from "./writes";
 
 /**
  * Re-scoring stored traces: each trace of a run is scored again from its original record (today's
