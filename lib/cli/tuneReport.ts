@@ -1,4 +1,4 @@
-import type { RescoreReport } from "../../db/queries/rescore/run";
+import type { RescoreReport } from "../../db/queries/rescore/jobs";
 import { describeTransitions } from "../probe/transitions";
 import type { WhatIfReport } from "../tuning/whatIf";
 

@@ -4,8 +4,7 @@ import { LabelChip } from "@/app/_components/LabelChip";
 import { When } from "@/app/_components/When";
 import type { ReviewerState } from "@/app/_review/useReviewer";
 import { RescoreControl } from "@/app/_tuning/RescoreControl";
-import type { RescoreProgressView } from "@/db/queries/rescore/jobs";
-import type { RescoreReport } from "@/db/queries/rescore/run";
+import type { RescoreProgressView, RescoreReport } from "@/db/queries/rescore/jobs";
 import type { RunScoringView } from "@/db/queries/runScoringView";
 import { NOT_SCORED } from "@/lib/probe/transitions";
 
