@@ -9,13 +9,14 @@ import { ScrollBox } from "@/app/_components/ScrollBox";
 import { ToolSchema } from "@/app/_components/ToolSchema";
 import { When } from "@/app/_components/When";
 import { WorldPanels } from "@/app/_components/WorldPanels";
-import { VersionTable, versionOrigin } from "@/app/_tuning/VersionTable";
+import { versionOrigin } from "@/app/_tuning/VersionTable";
 import { currentLexicon } from "@/db/queries/lexicon";
 import { getProbeVersion, listProbeVersions } from "@/db/queries/probes";
 import { probeRuns } from "@/db/queries/probeUsage";
 import { compileProbe } from "@/lib/probe/compile";
 import { type Probe, type SchemaRole, schemaRole, toolParameters } from "@/lib/probe/schema";
 import { runHref } from "@/lib/runPath";
+import { ProbeVersionTable } from "./ProbeVersionTable";
 import { type ProbeRouteProps, probeOfRoute, probeTitle } from "./probeRoute";
 
 export const generateMetadata = probeTitle("Probe");
@@ -59,10 +60,6 @@ export default async function ProbePage(props: ProbeRouteProps) {
   if (!probe) notFound();
   const c = compileProbe(probe, currentLexicon(db));
   const versions = listProbeVersions(db, id);
-  // The newest 50 versions' definitions, each read once: a row compares its own with the one before.
-  const defs = versions
-    .slice(0, 51)
-    .map((v) => (v.version === current.version ? current.probe : getProbeVersion(db, id, v.version)));
   const thisVersion = versions.find((v) => v.version === version);
   const runs = probeRuns(db, id);
   const base = `/probes/${encodeURIComponent(id)}`;
@@ -256,18 +253,16 @@ export default async function ProbePage(props: ProbeRouteProps) {
 
       <div className="grid items-start gap-4 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
         <Card title="Versions">
-          <VersionTable
+          <ProbeVersionTable
+            db={db}
+            id={id}
+            current={current}
+            versions={versions}
+            viewing={version}
+            changed={(def, before) => changes(def, before).join(", ")}
             label="Versions"
             testId="versions"
             rowTestId="version-row"
-            columns={[{ title: "Changed", className: "font-mono text-xs" }]}
-            current={current.version}
-            viewing={version}
-            href={(v) => `${base}?version=${v}`}
-            rows={versions.map((v, i) => {
-              const def = i < 50 ? defs[i] : undefined;
-              return { ...v, cells: [def ? changes(def, i < 50 ? defs[i + 1] : undefined).join(", ") : "—"] };
-            })}
           />
         </Card>
         <Card title="Runs with traces of this probe">

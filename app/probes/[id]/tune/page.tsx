@@ -7,7 +7,6 @@ import { StaleRunsCard } from "@/app/_tuning/StaleRunsCard";
 import { SuggestionsSection } from "@/app/_tuning/SuggestionsSection";
 import { TuningHeader } from "@/app/_tuning/TuningHeader";
 import { VersionDiffForm } from "@/app/_tuning/VersionDiffForm";
-import { VersionTable } from "@/app/_tuning/VersionTable";
 import { currentLexicon } from "@/db/queries/lexicon";
 import { getProbeVersion, listProbeVersions } from "@/db/queries/probes";
 import { pendingConfigRescores, rescoreProgress } from "@/db/queries/rescore/jobs";
@@ -22,6 +21,7 @@ import { overLimitNotice } from "@/lib/lexicon/limits";
 import type { Probe } from "@/lib/probe/schema";
 import { worldsDiffer } from "@/lib/tuning/footprint";
 import { tuneFields } from "@/lib/tuning/tuneFields";
+import { ProbeVersionTable } from "../ProbeVersionTable";
 import { type ProbeRouteProps, probeOfRoute, probeTitle } from "../probeRoute";
 import { ProbeTuneEditor } from "./ProbeTuneEditor";
 
@@ -113,17 +113,15 @@ export default async function ProbeTunePage(props: ProbeRouteProps) {
       </ProbeTuneEditor>
 
       <Card title="Versions">
-        <VersionTable
+        <ProbeVersionTable
+          db={db}
+          id={id}
+          current={current}
+          versions={versions}
+          changed={(def, before) => changeOf(before, def)}
           label="Probe versions"
           testId="tune-versions"
           rowTestId="tune-version-row"
-          columns={[{ title: "Changed", className: "font-mono text-xs [overflow-wrap:anywhere]" }]}
-          current={current.version}
-          href={(v) => `${base}?version=${v}`}
-          rows={versions.slice(0, 50).map((v, i) => ({
-            ...v,
-            cells: [changeOf(versions[i + 1] ? def(versions[i + 1].version) : undefined, def(v.version))],
-          }))}
         />
         {versions.length < 2 ? null : (
           <>
