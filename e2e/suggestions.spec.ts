@@ -184,3 +184,24 @@ test("a probe's tune page: suggestions for its own terms taken into its draft, t
   await expect(mutant('pickup_city="pickup_city"')).toHaveAttribute("data-dead", "true");
   await shoot(page, "probe-tune-mutation");
 });
+
+test("schedule_window's tune page: the top suggestion from the demo's labels taken into its draft", async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await page.goto("/probes/schedule_window/tune");
+  const panel = new SuggestionsPanel(page);
+  await panel.find();
+  const top = panel.suggestion(1);
+  await expect(top).toBeVisible();
+  const field = (await top.getByTestId("suggestion-field").textContent()) ?? "";
+  const term = ((await top.getByTestId("suggestion-term").textContent()) ?? "").replace(/[“”]/g, "");
+  await top.getByTestId("take-suggestion").click();
+  await expect(top.getByTestId("take-suggestion")).toHaveText("in the draft ✓");
+  // The editor's own state holds it: its chip, the draft's changes, and the live what-if of it.
+  const chips = page.locator(`[data-testid="tune-field"][data-field="${field}"]`).getByTestId("term");
+  await expect(chips.and(page.locator(`[data-term="${term}"]`))).toHaveCount(1);
+  await expect(page.getByTestId("draft-changes")).toContainText(term);
+  await expect(page.getByTestId("what-if")).toHaveAttribute("data-state", "ready");
+  await shoot(page, "schedule-window-tune-suggestion-taken");
+});

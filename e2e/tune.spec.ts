@@ -4,7 +4,7 @@ import { expect, test } from "@playwright/test";
 import { cli, openReadOnly, queryOne } from "./pages/e2eDb";
 import { RunPage } from "./pages/RunsPage";
 import { SHOTS_DIR, shoot } from "./pages/shots";
-import { LexiconPage } from "./pages/TunePages";
+import { LexiconPage, WhatIf } from "./pages/TunePages";
 
 const RUN = "heron-mini/nightly-2026-11-29";
 const LABELS = ["ASK", "OMIT", "COPY", "INJECT", "DRIFT", "ERROR"];
@@ -123,6 +123,32 @@ test("a lexicon term drafted, its what-if checked, saved, and the run re-scored"
   await run.goto(RUN);
   const rates = await page.getByTestId("field-rate-row").filter({ hasText: "timezone" }).textContent();
   expect(rates).toContain(`${counts.ASK}/${Object.values(counts).reduce((a, b) => a + b, 0)}`);
+});
+
+test("a draft that breaks the seed set asks before saving; cancelling saves nothing", async ({ page }) => {
+  await page.goto("/probes/schedule_window/tune");
+  const version = await page.getByTestId("tune-page").getAttribute("data-version");
+  // Without "timezone" the seed's "Which timezone should I use?" is no longer an ASK.
+  const field = page.locator('[data-testid="tune-field"][data-field="timezone"]');
+  await field.locator('[data-testid="term"][data-term="timezone"]').getByTestId("remove-term").click();
+  const whatIf = new WhatIf(page);
+  await whatIf.ready();
+  await expect(page.getByTestId("seed-break")).toBeVisible();
+  await expect(whatIf.fixtures).toHaveAttribute("data-seed-broken", "1");
+  await page.getByTestId("save-draft").click();
+  const dialog = page.locator('[data-testid="break-dialog"][open]');
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole("heading")).toHaveText("This breaks 1 seed fixture");
+  await expect(dialog.getByTestId("confirm-break")).toHaveText("Save and break 1");
+  // The safe choice has the focus: Enter would not break the seed.
+  await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
+  await page.screenshot({ path: join(SHOTS_DIR, "tune-break-dialog-1440.png") });
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByTestId("saved")).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByTestId("tune-page")).toHaveAttribute("data-version", version ?? "");
+  await expect(field.locator('[data-testid="term"][data-term="timezone"]')).toHaveCount(1);
 });
 
 test("screenshots of the tuning pages at 1440 and 390 px", async ({ page }) => {

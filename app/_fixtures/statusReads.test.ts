@@ -1,13 +1,13 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { bulkAddStatusAction } from "@/app/_fixtures/actions";
 import { bulkStatusAction } from "@/app/_review/bulkActions";
-import { rescoreStatusAction } from "@/app/_tune/actions";
+import { rescoreStatusAction } from "@/app/_tuning/actions";
 import { closeDb } from "@/db/client";
 import { runningJobs } from "@/db/jobs/background";
 import { driftRun, startedBulk, startedBulkAdd } from "@/db/jobs/jobTestKit";
 import { bulkStep } from "@/db/queries/bulkReviews";
 import { bulkAddStep } from "@/db/queries/fixturesBulk";
-import { queueDashboardRescores } from "@/db/queries/rescoreJobs";
+import { queueDashboardRescores } from "@/db/queries/rescore/jobs";
 import { tempDb } from "@/lib/ingest/testIngest";
 
 const { db, cleanup } = tempDb("status-reads");

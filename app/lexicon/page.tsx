@@ -2,15 +2,16 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { connection } from "next/server";
 import { Card } from "@/app/_components/Card";
-import { ScrollBox } from "@/app/_components/ScrollBox";
 import { When } from "@/app/_components/When";
 import { currentReviewer } from "@/app/_review/reviewer";
-import { StaleRunsCard } from "@/app/_tune/StaleRunsCard";
-import { TuneSuggestionsSlot } from "@/app/_tune/TuneSuggestionsSlot";
-import { VersionDiffForm } from "@/app/_tune/VersionDiffForm";
+import { StaleRunsCard } from "@/app/_tuning/StaleRunsCard";
+import { SuggestionsSection } from "@/app/_tuning/SuggestionsSection";
+import { TuningHeader } from "@/app/_tuning/TuningHeader";
+import { VersionDiffForm } from "@/app/_tuning/VersionDiffForm";
+import { VersionTable } from "@/app/_tuning/VersionTable";
 import { getDb } from "@/db/client";
 import { currentLexicon, lexiconAt, listLexiconVersions } from "@/db/queries/lexicon";
-import { pendingConfigRescores, rescoreProgress } from "@/db/queries/rescoreJobs";
+import { pendingConfigRescores, rescoreProgress } from "@/db/queries/rescore/jobs";
 import { staleRuns } from "@/db/queries/runScoringView";
 import { probedFieldNames } from "@/db/queries/tuneRuns";
 import { firstParam as one } from "@/lib/http/searchParam";
@@ -23,10 +24,6 @@ export const metadata: Metadata = { title: "Lexicon" };
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 const versionParam = (v: string | undefined) =>
   v && /^(0|[1-9][0-9]{0,8})$/.test(v) ? Number(v) : undefined;
-
-const ORIGIN_WORDS: Record<string, string> = { edit: "edited", suggest: "suggestions applied" };
-const originWord = (o: string) =>
-  ORIGIN_WORDS[o] ?? (o.startsWith("import:") ? `imported from ${o.slice(7)}` : o);
 
 export default async function LexiconPage({ searchParams }: Props) {
   await connection();
@@ -47,56 +44,44 @@ export default async function LexiconPage({ searchParams }: Props) {
 
   return (
     <div className="space-y-4" data-testid="lexicon-page" data-version={lexicon.version}>
-      <div className="flex flex-wrap items-start justify-between gap-3">
-        <div className="min-w-0">
-          <h1 className="text-xl font-semibold">Shared lexicon</h1>
-          <p className="max-w-3xl text-sm text-slate-600">
-            Ask terms per field name that count in every probe that probes a field of that name, beside the
-            probe's own, and each field's ask rule. Change a draft, see what it fixes and breaks, save it as a
-            new version, re-score.
-          </p>
-        </div>
-        <p className="text-sm sm:text-right" data-testid="lexicon-version">
-          <span className="rounded bg-slate-100 px-2 py-1 font-mono">version {lexicon.version}</span>
-          <span className="mt-1 block text-xs text-slate-500">
-            {latest ? (
-              <>
-                saved by {latest.savedBy} · <When iso={latest.createdAt} />
-              </>
-            ) : (
-              "empty: nothing saved yet"
-            )}
-          </span>
-        </p>
-      </div>
-
-      {overLimit ? (
-        <p role="status" className="rounded bg-amber-50 p-3 text-sm text-amber-900" data-testid="over-limit">
-          {overLimit}
-        </p>
-      ) : null}
+      <TuningHeader
+        title="Shared lexicon"
+        intro="Ask terms per field name that count in every probe that probes a field of that name, beside the probe's own, and each field's ask rule. Change a draft, see what it fixes and breaks, save it as a new version, re-score."
+        version={lexicon.version}
+        versionTestId="lexicon-version"
+        about={
+          latest ? (
+            <>
+              saved by {latest.savedBy} · <When iso={latest.createdAt} />
+            </>
+          ) : (
+            "empty: nothing saved yet"
+          )
+        }
+        overLimit={overLimit}
+      />
 
       <LexiconEditor
         version={lexicon.version}
         saved={lexicon.entries as Record<string, LexiconEntry>}
         fieldNames={probedFieldNames(db)}
         reviewer={reviewer}
-      />
-
-      <StaleRunsCard
-        stale={stale}
-        scope={{ kind: "stale" }}
-        reviewer={reviewer}
-        running={running}
-        upToDate="Every run is scored with the current configuration."
       >
-        <p className="mt-2 text-xs text-slate-500">
-          Only the traces whose result changes are rewritten, with their filter tags and the run's counts, in
-          short batches in the background; a stopped re-score resumes. Each run's page lists its re-scores.
-        </p>
-      </StaleRunsCard>
-
-      <TuneSuggestionsSlot scope={{ kind: "lexicon" }} />
+        <StaleRunsCard
+          stale={stale}
+          scope={{ kind: "stale" }}
+          reviewer={reviewer}
+          running={running}
+          upToDate="Every run is scored with the current configuration."
+        >
+          <p className="mt-2 text-xs text-slate-500">
+            Only the traces whose result changes are rewritten, with their filter tags and the run's counts,
+            in short batches in the background; a stopped re-score resumes. Each run's page lists its
+            re-scores.
+          </p>
+        </StaleRunsCard>
+        <SuggestionsSection target={{ kind: "lexicon" }} />
+      </LexiconEditor>
 
       <Card title="Versions">
         {versions.length === 0 ? (
@@ -104,53 +89,29 @@ export default async function LexiconPage({ searchParams }: Props) {
             No version saved yet: version 0 is the empty lexicon.
           </p>
         ) : (
-          <ScrollBox label="Lexicon versions">
-            <table className="w-full text-sm" data-testid="lexicon-versions">
-              <thead className="border-b border-slate-200 text-left text-xs text-slate-500">
-                <tr>
-                  <th className="py-1 pr-3 font-medium">Version</th>
-                  <th className="py-1 pr-3 font-medium">Saved by</th>
-                  <th className="py-1 pr-3 font-medium">How</th>
-                  <th className="py-1 pr-3 font-medium">When</th>
-                  <th className="py-1 pr-3 font-medium">Fields · terms</th>
-                  <th className="py-1 font-medium">Diff</th>
-                </tr>
-              </thead>
-              <tbody>
-                {versions.map((v) => (
-                  <tr
-                    key={v.version}
-                    className="border-b border-slate-100 last:border-0"
-                    data-testid="lexicon-version-row"
-                    data-version={v.version}
-                  >
-                    <td className="py-1 pr-3 font-mono">
-                      v{v.version}
-                      {v.version === lexicon.version ? (
-                        <span className="ml-1 text-xs text-slate-500">current</span>
-                      ) : null}
-                    </td>
-                    <td className="py-1 pr-3">{v.savedBy}</td>
-                    <td className="py-1 pr-3 text-xs">{originWord(v.origin)}</td>
-                    <td className="py-1 pr-3 font-mono text-xs text-slate-600">
-                      <When iso={v.createdAt} />
-                    </td>
-                    <td className="py-1 pr-3 tabular-nums">
-                      {v.fields} · {v.terms}
-                    </td>
-                    <td className="py-1 text-xs">
-                      <Link
-                        href={`/lexicon?from=${v.version - 1}&to=${v.version}#diff`}
-                        className="text-indigo-700 hover:underline"
-                      >
-                        vs v{v.version - 1}
-                      </Link>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollBox>
+          <VersionTable
+            label="Lexicon versions"
+            testId="lexicon-versions"
+            rowTestId="lexicon-version-row"
+            columns={[
+              { title: "Fields · terms", className: "tabular-nums" },
+              { title: "Diff", className: "text-xs" },
+            ]}
+            current={lexicon.version}
+            rows={versions.map((v) => ({
+              ...v,
+              cells: [
+                `${v.fields} · ${v.terms}`,
+                <Link
+                  key="diff"
+                  href={`/lexicon?from=${v.version - 1}&to=${v.version}#diff`}
+                  className="text-indigo-700 hover:underline"
+                >
+                  vs v{v.version - 1}
+                </Link>,
+              ],
+            }))}
+          />
         )}
         {versions.length === 0 ? null : (
           <>

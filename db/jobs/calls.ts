@@ -4,12 +4,12 @@
  * it is (no command line, no JSON read from an output). Nothing here is saved or resumed.
  */
 import { isUserError } from "../../lib/errors";
-import type { WhatIfReport } from "../../lib/tune/whatIf";
-import type { SuggestionsJson, SuggestRequestInput } from "../../lib/tuning/contract";
+import type { SuggestionsJson, SuggestRequestInput, TuneDraft } from "../../lib/tuning/contract";
+import type { WhatIfReport } from "../../lib/tuning/whatIf";
 import type { Db } from "../client";
 import { syncSeedSet } from "../queries/fixtureSeed";
 import { suggestFor, suggestionJson } from "../queries/suggest";
-import { type TuneDraft, type WhatIfOptions, whatIf } from "../queries/whatIf";
+import { type WhatIfOptions, whatIf } from "../queries/whatIf";
 
 export const CALLS = {
   whatIf: (db: Db, a: { draft: TuneDraft; options?: WhatIfOptions }): WhatIfReport =>

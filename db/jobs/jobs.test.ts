@@ -6,7 +6,7 @@ import { projectRoot } from "../../lib/root";
 import { getBulkJob } from "../queries/bulkReviews";
 import { getBulkAdd } from "../queries/fixturesBulk";
 import { saveLexicon } from "../queries/lexicon";
-import { queueDashboardRescores } from "../queries/rescoreJobs";
+import { queueDashboardRescores } from "../queries/rescore/jobs";
 import { resumeJobs, runningJobs, startJob } from "./background";
 import { BULK_JOBS } from "./bulk";
 import { BULK_ADD_JOBS } from "./bulkAdd";

@@ -19,6 +19,16 @@ export class CallRefused extends UserError<"call_refused"> {
   }
 }
 
+/**
+ * A call that ran past its time: the user's to act on (a narrower scope, fewer suggestions), so its
+ * message is shown as it is.
+ */
+export class CallTimedOut extends UserError<"call_timeout"> {
+  constructor(seconds: number) {
+    super("call_timeout", `given up after ${seconds} s`);
+  }
+}
+
 interface Waiting {
   resolve: (v: unknown) => void;
   reject: (e: Error) => void;
@@ -66,7 +76,7 @@ function thread(name: CallName): State {
   return state;
 }
 
-/** Calls `name` on its thread; rejects with CallRefused for the user's errors, or after `timeoutMs`. */
+/** Calls `name` on its thread; rejects with CallRefused for the user's errors, CallTimedOut after `timeoutMs`. */
 export function callOffThread<N extends CallName>(
   db: Db,
   name: N,
@@ -82,7 +92,7 @@ export function callOffThread<N extends CallName>(
         // The thread is busy with it and answers in order: stop it (the next call starts another).
         if (threads().get(name) === s) threads().delete(name);
         s.waiting.delete(seq);
-        reject(new Error(`given up after ${Math.round((opts.timeoutMs as number) / 1000)} s`));
+        reject(new CallTimedOut(Math.round((opts.timeoutMs as number) / 1000)));
         void s.worker.terminate();
       }, opts.timeoutMs);
     s.waiting.set(seq, w);

@@ -5,7 +5,8 @@
  * `rescore-jobs` calls runLeasedRescore directly.
  */
 import type { Db } from "../client";
-import { type RescoreOptions, type RescoreReport, runRescore } from "../queries/rescore";
+import type { RescoreReport } from "../queries/rescore/jobs";
+import { type RescoreOptions, runRescore } from "../queries/rescore/run";
 import { claimLease, type LeasedTable, LeaseLost, newLeaseOwner, releaseLease, renewLease } from "./lease";
 
 /** The dashboard's re-scores (a configuration and who asked): the setup's one-time re-scores are not. */

@@ -4,7 +4,7 @@ import { tempDb } from "../../lib/ingest/testIngest";
 import { closeDb } from "../client";
 import { bulkStep, getBulkJob } from "../queries/bulkReviews";
 import { bulkAddStep, getBulkAdd } from "../queries/fixturesBulk";
-import { queueDashboardRescores } from "../queries/rescoreJobs";
+import { queueDashboardRescores } from "../queries/rescore/jobs";
 import {
   addedTwiceOrNot,
   deadOwner,

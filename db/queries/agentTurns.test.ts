@@ -4,8 +4,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { A, agentTurnsFile, B, chatSpan, line } from "../../lib/formats/otlpTestKit";
 import { ingestText, tempDb } from "../../lib/ingest/testIngest";
 import { parseTraceFilter } from "../../lib/traceFilter";
-import { rescoreAllRuns } from "./rescore";
-import { expectConsistent } from "./rescoreTestKit";
+import { expectConsistent } from "./rescore/rescoreTestKit";
+import { rereadAllRuns } from "./rescore/run";
 import { getRunSummary } from "./runs";
 import { listTraces } from "./traceList";
 
@@ -140,7 +140,7 @@ describe("agent turns", () => {
       late: steps(t.db, "late"),
       phoenix: steps(t.db, "phoenix"),
     };
-    const reports = rescoreAllRuns(t.db, "test");
+    const reports = rereadAllRuns(t.db, "test");
     expect(reports.every((r) => r.status === "done")).toBe(true);
     expect({
       turns: steps(t.db, "turns"),

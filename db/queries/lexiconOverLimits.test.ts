@@ -5,7 +5,7 @@ import { builtinProbes } from "../../lib/probe/builtin";
 import { compileProbe } from "../../lib/probe/compile";
 import { type Probe, ProbeSchema, StoredProbeSchema } from "../../lib/probe/schema";
 import { scoreTrace } from "../../lib/probe/score";
-import { LexiconEntriesSchema } from "../../lib/tune/contract";
+import { LexiconEntriesSchema } from "../../lib/tuning/contract";
 import { currentLexicon, saveLexicon } from "./lexicon";
 import { lexiconMutationCheck } from "./mutation";
 import { getProbe, saveProbeConfiguration } from "./probes";

@@ -3,8 +3,9 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ingestText, tempDb, traceLine } from "../../lib/ingest/testIngest";
 import { parseTraceFilter } from "../../lib/traceFilter";
-import { pendingRescores, runPendingRescores } from "./rescore";
-import { expectConsistent } from "./rescoreTestKit";
+import { pendingRescores } from "./rescore/jobs";
+import { expectConsistent } from "./rescore/rescoreTestKit";
+import { runPendingRescores } from "./rescore/run";
 import { listTraces } from "./traceList";
 
 // A trace an older version misread by one key name (a Langfuse export's `trace` read as the seed

@@ -3,7 +3,7 @@
  * what-if's draft): the trace's own probe version gives the world; the plan gives the scoring
  * configuration and the lexicon. For each (probe, probe version, lexicon version) a trace was
  * scored with, it gives the probe as it scored (`from`), as it would score (`to`) and what can
- * move between them (lib/tune/footprint.ts), each worked out once.
+ * move between them (lib/tuning/footprint.ts), each worked out once.
  */
 import {
   applyConfiguration,
@@ -14,7 +14,7 @@ import type { Lexicon } from "../../lib/lexicon/lexicon";
 import { type CompiledProbe, compileProbe } from "../../lib/probe/compile";
 import { probeDigest } from "../../lib/probe/digest";
 import type { Probe } from "../../lib/probe/schema";
-import { type Footprint, footprint } from "../../lib/tune/footprint";
+import { type Footprint, footprint } from "../../lib/tuning/footprint";
 import type { Db } from "../client";
 import { lexiconAt } from "./lexicon";
 import { getProbe, getProbeVersion } from "./probes";

@@ -11,22 +11,17 @@ import { configurationOf, EMPTY_CONFIGURATION, probeWith } from "../../lib/fixtu
 import type { WorldSnapshot } from "../../lib/fixtures/world";
 import type { LexiconEntry } from "../../lib/lexicon/lexicon";
 import type { Probe } from "../../lib/probe/schema";
-import type { WhatIfReport } from "../../lib/tune/whatIf";
-import {
-  type BoundSuggestion,
-  bindSuggestion,
-  type ScoredInput,
-  type SuggestTarget,
-} from "../../lib/tuning/bind";
-import type { SuggestionsJson } from "../../lib/tuning/contract";
+import { type BoundSuggestion, bindSuggestion, type ScoredInput } from "../../lib/tuning/bind";
+import type { SuggestionsJson, TuneDraft, TuningTarget } from "../../lib/tuning/contract";
 import { DEFAULT_SUGGESTIONS, type Suggestion, suggestChanges } from "../../lib/tuning/suggest";
 import type { TermChange } from "../../lib/tuning/types";
+import type { WhatIfReport } from "../../lib/tuning/whatIf";
 import type { Db } from "../client";
 import { currentLexicon } from "./lexicon";
 import { getProbe } from "./probes";
 import { currentPlan, ScoringTargets } from "./scoringTargets";
 import { ScopeError, type SuggestScope, suggestInputs } from "./suggestInputs";
-import { type TuneDraft, whatIf } from "./whatIf";
+import { whatIf } from "./whatIf";
 
 export { ScopeError, type SuggestScope };
 
@@ -45,7 +40,7 @@ export interface SuggestionWithWhatIf extends Suggestion {
 
 export interface SuggestResult {
   /** Where the changes go: the shared lexicon, or one probe's own terms. */
-  target: { kind: "lexicon"; version: number } | { kind: "probe"; probe: string; version: number };
+  target: SuggestionsJson["target"];
   scope: SuggestScope;
   /** What the ranking counted, inside the scope only. */
   counted: {
@@ -134,7 +129,9 @@ export function suggestFor(db: Db, req: SuggestRequest): SuggestResult {
   }
   const lexicon = currentLexicon(db);
   const { inputs, missing } = scoredInputs(db, scope);
-  const target: SuggestTarget = probeTarget ? { kind: "probe", probe: probeTarget } : { kind: "lexicon" };
+  const target: TuningTarget<Probe> = probeTarget
+    ? { kind: "probe", probe: probeTarget }
+    : { kind: "lexicon" };
   const bound = bindSuggestion(inputs, lexicon, target);
   const t1 = performance.now();
   const suggestions: SuggestionWithWhatIf[] = suggestChanges(bound.fields, bound.evaluator, {

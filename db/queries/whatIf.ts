@@ -3,7 +3,7 @@ import { UserError } from "../../lib/errors";
  * The what-if of a draft (DESIGN.md, "Tuning the scorer"): before a change to the lexicon or to a
  * probe's configuration is saved, it is applied to every fixture it touches and to every stored
  * trace it can move, and nothing is written. Traces are found by what the draft can change
- * (lib/tune/footprint.ts): an ask change reads only the ASK and DRIFT fields of the field names it
+ * (lib/tuning/footprint.ts): an ask change reads only the ASK and DRIFT fields of the field names it
  * changes (their tag rows), and of those scores only the responses that hold a changed term; a
  * bait change reads only INJECT and COPY fields; a clarify tool change reads the probe's traces.
  * Each candidate is scored as a re-score would score it: its own world, the plan's configuration
@@ -16,19 +16,20 @@ import {
   describeConfigurationChange,
   diffConfiguration,
   normalizeConfiguration,
-  type ProbeConfiguration,
 } from "../../lib/fixtures/configuration";
 import { SEED_SET } from "../../lib/fixtures/setName";
 import { tag } from "../../lib/ingest/tags";
 import { draftLexicon } from "../../lib/lexicon/draft";
-import { describeEntryChanges, diffEntries, type LexiconEntry } from "../../lib/lexicon/lexicon";
+import { describeEntryChanges, diffEntries } from "../../lib/lexicon/lexicon";
 import { askTermsFor, probedFields } from "../../lib/probe/compile";
 import type { NormalizedResponse } from "../../lib/probe/response";
 import type { Label } from "../../lib/probe/schema";
 import { scoreTrace, type TraceScore } from "../../lib/probe/score";
 import { humanLabel } from "../../lib/review/humanLabel";
-import { labelMayMove, mayChange } from "../../lib/tune/footprint";
-import { FlipTally, MoveTally, type WhatIfReport } from "../../lib/tune/whatIf";
+import type { TuneDraft } from "../../lib/tuning/contract";
+import { labelMayMove, mayChange } from "../../lib/tuning/footprint";
+import { guardOf, type SaveGuard } from "../../lib/tuning/guard";
+import { FlipTally, MoveTally, type WhatIfReport } from "../../lib/tuning/whatIf";
 import type { Db } from "../client";
 import { FixtureScoring, type ScoringDraft } from "./fixtureScoring";
 import { currentLexicon } from "./lexicon";
@@ -36,11 +37,6 @@ import { getProbe } from "./probes";
 import { currentReviewLabelsOf } from "./reviews";
 import { currentPlan, ScoringTargets } from "./scoringTargets";
 import { findTagId } from "./tags";
-
-/** A draft the what-if applies: the whole lexicon's entries, or one probe's configuration. */
-export type TuneDraft =
-  | { kind: "lexicon"; entries: Readonly<Record<string, LexiconEntry>> }
-  | { kind: "probe"; probe: string; configuration: ProbeConfiguration };
 
 export class WhatIfError extends UserError<"what_if"> {
   constructor(message: string) {
@@ -307,7 +303,7 @@ function fixtureWhatIf(db: Db, s: Scope, only?: readonly string[]): WhatIfReport
   };
 }
 
-/** How many seed fixtures the draft breaks (what a save checks before it writes). */
-export function seedBreaks(db: Db, draft: TuneDraft): number {
-  return whatIf(db, draft, { sets: [SEED_SET], fixturesOnly: true }).fixtures.seedBroken;
+/** What saving the draft needs confirmed (lib/tuning/guard.ts), reading only what the guard counts. */
+export function saveGuard(db: Db, draft: TuneDraft): SaveGuard {
+  return guardOf(whatIf(db, draft, { sets: [SEED_SET], fixturesOnly: true }));
 }

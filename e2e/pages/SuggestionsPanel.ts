@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page } from "@playwright/test";
 
-/** The suggestions panel of /lexicon and of a probe's tune page (app/_suggestions). */
+/** The suggestions panel of /lexicon and of a probe's tune page (app/_tuning). */
 export class SuggestionsPanel {
   constructor(readonly page: Page) {}
 

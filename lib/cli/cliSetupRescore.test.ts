@@ -4,8 +4,7 @@ import { gunzipSync } from "node:zlib";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDb } from "../../db/client";
-import { queueRescore } from "../../db/queries/rescore";
-import { queueDashboardRescores } from "../../db/queries/rescoreJobs";
+import { queueDashboardRescores, queueRescore } from "../../db/queries/rescore/jobs";
 import { projectRoot } from "../root";
 import { cliSandbox } from "./testCli";
 

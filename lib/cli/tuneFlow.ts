@@ -1,10 +1,12 @@
 import { userInfo } from "node:os";
 import type { Db } from "../../db/client";
 import { runLeasedRescore } from "../../db/jobs/rescore";
-import { queueConfigRescore, type RescoreReport, runRescore } from "../../db/queries/rescore";
+import { queueConfigRescore, type RescoreReport } from "../../db/queries/rescore/jobs";
+import { runRescore } from "../../db/queries/rescore/run";
 import type { RunRef } from "../../db/queries/tuneRuns";
-import { type TuneDraft, whatIf } from "../../db/queries/whatIf";
-import { breaksSeed } from "../tune/whatIf";
+import { whatIf } from "../../db/queries/whatIf";
+import type { TuneDraft } from "../tuning/contract";
+import { guardOf, guardWords, needsConfirmation } from "../tuning/guard";
 import { LineWriter } from "./output";
 import { rescoreJson, rescoreLine, whatIfLines } from "./tuneReport";
 import { UsageError } from "./usage";
@@ -62,8 +64,8 @@ export async function runTuneFlow(
   for (const line of whatIfLines(report)) await say(line);
   let code = 0;
   if (flags.dryRun) await say("dry run: nothing saved");
-  else if (breaksSeed(report) && !flags.allowBreak) {
-    const why = `it breaks ${report.fixtures.seedBroken} fixture(s) of the seed set: nothing saved (--allow-break saves it anyway)`;
+  else if (needsConfirmation(guardOf(report)) && !flags.allowBreak) {
+    const why = `it breaks ${guardWords(guardOf(report))}: nothing saved (--allow-break saves it anyway)`;
     result.refused = why;
     process.stderr.write(`assumeprobe: ${why}\n`);
     code = 1;
@@ -74,7 +76,7 @@ export async function runTuneFlow(
       saved.created ? `saved ${saved.what} (by ${by})` : `nothing to save: ${saved.what} already says this`,
     );
     if (flags.rescore) {
-      const reports = rescoreRuns(db, runs(), by);
+      const reports = rescoreWithCurrentConfiguration(db, runs(), by);
       result.rescores = reports.map(rescoreJson);
       for (const r of reports) await say(rescoreLine(r));
     }
@@ -84,8 +86,12 @@ export async function runTuneFlow(
   return code;
 }
 
-/** Re-scores runs with the current configuration, one after another, with progress on standard error. */
-export function rescoreRuns(db: Db, runs: RunRef[], by: string | null): RescoreReport[] {
+/**
+ * Re-scores runs with the current configuration (the lexicon and each probe's current version as
+ * they are now), one after another, with progress on standard error. Not db/queries/rescore's
+ * rereadRuns, which scores each trace with the versions that scored it.
+ */
+export function rescoreWithCurrentConfiguration(db: Db, runs: RunRef[], by: string | null): RescoreReport[] {
   let lastLog = Date.now();
   const progress = (p: { run: string; scanned: number; total: number }) => {
     if (Date.now() - lastLog < 2000) return;

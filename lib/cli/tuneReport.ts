@@ -1,6 +1,6 @@
-import type { RescoreReport } from "../../db/queries/rescore";
+import type { RescoreReport } from "../../db/queries/rescore/jobs";
 import { describeTransitions } from "../probe/transitions";
-import type { WhatIfReport } from "../tune/whatIf";
+import type { WhatIfReport } from "../tuning/whatIf";
 
 const n = (x: number) => x.toLocaleString("en-US");
 const short = (identity: string) => identity.slice(0, 12);

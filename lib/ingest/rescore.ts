@@ -1,9 +1,12 @@
 import { isObject } from "../isObject";
 import type { CompiledProbe } from "../probe/compile";
 import type { Probe } from "../probe/schema";
+import type { TraceScore } from "../probe/score";
 import { isAgentStep } from "./agentTurns";
 import { type ScoredParts, scoreRecord } from "./prepare";
 import { isSpanForm, readSpan, type SpanForm, spanParts } from "./spanRecord";
+import { tagSignature } from "./tagSignature";
+import { type CurrentReviewLabels, traceTags } from "./tags";
 import { type Interpreted, interpretRecord, type RecordForm, type TraceRecord } from "./traceRecord";
 import { convertWhen2Call } from "./when2call";
 
@@ -22,6 +25,13 @@ export interface StoredTrace {
   original: string | Uint8Array;
   result: string;
   response: string;
+}
+
+/** What a stored trace's tags are read from beside its score: its probe, its recorded and imported labels (JSON by field, or null). */
+export interface StoredLabels {
+  probeId: string;
+  recorded: string | null;
+  human: string | null;
 }
 
 export type Rescored =
@@ -85,6 +95,37 @@ function unreadRecord(t: StoredTrace, value: unknown, probe: Probe): TraceRecord
     payloadModel: null,
     raw: value,
   };
+}
+
+const parseOr = <T>(s: string | null): T | undefined => (s === null ? undefined : (JSON.parse(s) as T));
+
+/**
+ * A stored trace's tags under a score: tags are a pure function of the score, its imported and
+ * recorded labels, its current reviews and its response's text (the review queue's rules read it).
+ */
+export function storedTags(
+  t: StoredLabels,
+  score: TraceScore,
+  reviews: CurrentReviewLabels | undefined,
+  response: string | null,
+): string[] {
+  const text = parseOr<{ text?: string | null }>(response)?.text ?? null;
+  return traceTags(t.probeId, score, parseOr(t.human), parseOr(t.recorded), reviews, text);
+}
+
+/**
+ * A re-score's result with the tags of the trace's current reviews: scoring alone knows only the
+ * imported labels, and a reviewed field's human-label and queue tags follow its review.
+ */
+export function withReviews(
+  r: Rescored,
+  t: StoredLabels,
+  reviews: CurrentReviewLabels | undefined,
+): Rescored {
+  if (!r.ok || !reviews) return r;
+  const s = r.scored;
+  const tags = storedTags(t, s.score, reviews, s.response);
+  return { ...r, scored: { ...s, tags, sig: tagSignature(tags) } };
 }
 
 /**

@@ -72,7 +72,7 @@ describe("term limits", () => {
 
 describe("the tuning pages' server actions", () => {
   it("refuse a draft past the limits with the limit's message, whatever the form sent", async () => {
-    const { SaveDraftSchema } = await import("../tune/contract");
+    const { SaveDraftSchema } = await import("../tuning/contract");
     const lexicon = SaveDraftSchema.safeParse({
       draft: { kind: "lexicon", entries: { timezone: { terms: many(501), rule: "anywhere" } } },
       base: 0,

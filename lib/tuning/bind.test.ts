@@ -9,6 +9,7 @@ import { scheduleWindow, variant } from "../probe/testProbes";
 import { askTermsWithDraft, bindSuggestion, lexiconEditOf, type ScoredInput } from "./bind";
 import { candidateGrams } from "./grams";
 import { suggestChanges } from "./suggest";
+import { recount } from "./testEvaluator";
 import type { TermChange } from "./types";
 
 const SW = scheduleWindow();
@@ -180,17 +181,13 @@ describe("bindSuggestion: suggestions on the real scorer", () => {
           for (const x of s) {
             const next = [...draft, x.change];
             const after = inputs.map((i) => labelUnder(i, lexicon, next, probeMode));
-            let fixes = 0;
-            let breaks = 0;
-            inputs.forEach((it, k) => {
-              if (after[k] === labels[k]) return;
-              if (after[k] === "ASK") {
-                if (it.human === "ASK") fixes++;
-                else breaks++;
-              } else if (after[k] === it.human) fixes++;
-              else if (labels[k] === it.human) breaks++;
-            });
-            expect([x.fixes, x.breaks]).toEqual([fixes, breaks]);
+            expect([x.fixes, x.breaks]).toEqual(
+              recount(
+                inputs.map((i) => i.human),
+                labels,
+                after,
+              ),
+            );
             draft = next;
             labels = after;
           }

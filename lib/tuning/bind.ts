@@ -6,6 +6,7 @@ import { type CompiledProbe, compileProbe } from "../probe/compile";
 import type { NormalizedResponse } from "../probe/response";
 import type { Label, Probe } from "../probe/schema";
 import { callName, isFalsy, readArguments, scoreTrace } from "../probe/score";
+import type { TuningTarget } from "./contract";
 import { takeIntoTerms } from "./draftChange";
 import type { AskRule, HumanSource, LabelledField, SuggestionEvaluator, TermChange } from "./types";
 
@@ -26,11 +27,8 @@ export interface ScoredInput {
   probe: Probe;
 }
 
-/** Where changes go: the shared lexicon, or one probe's own terms. */
-export type SuggestTarget = { kind: "lexicon" } | { kind: "probe"; probe: Probe };
-
 export interface BoundSuggestion {
-  target: SuggestTarget;
+  target: TuningTarget<Probe>;
   fields: LabelledField[];
   evaluator: SuggestionEvaluator;
   /** The draft as a lexicon (lexicon target). */
@@ -94,7 +92,7 @@ function clarifyStrings(response: NormalizedResponse, p: CompiledProbe): string[
 export function bindSuggestion(
   inputs: readonly ScoredInput[],
   lexicon: Lexicon,
-  target: SuggestTarget,
+  target: TuningTarget<Probe>,
 ): BoundSuggestion {
   const byKey = new Map<string, ScoredInput>();
   const lexicons = new WeakMap<readonly TermChange[], Lexicon>();

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Label } from "../probe/schema";
 import { suggestChanges } from "./suggest";
-import { field, modelEvaluator } from "./testEvaluator";
+import { field, modelEvaluator, recount } from "./testEvaluator";
 import type { LabelledField, TermChange } from "./types";
 
 const lexicon = () => modelEvaluator({ probe: {}, lexicon: {} });
@@ -227,17 +227,13 @@ describe("suggestChanges: the counts are the scorer's", () => {
           for (const x of s) {
             const next = [...draft, x.change];
             const after = items.map((i) => ev.label(i, next));
-            let fixes = 0;
-            let breaks = 0;
-            items.forEach((it, k) => {
-              if (after[k] === labels[k]) return;
-              if (after[k] === "ASK") {
-                if (it.human === "ASK") fixes++;
-                else breaks++;
-              } else if (after[k] === it.human) fixes++;
-              else if (labels[k] === it.human) breaks++;
-            });
-            expect([x.fixes, x.breaks]).toEqual([fixes, breaks]);
+            expect([x.fixes, x.breaks]).toEqual(
+              recount(
+                items.map((i) => i.human),
+                labels,
+                after,
+              ),
+            );
             expect(x.net).toBeGreaterThan(0);
             draft = next;
             labels = after;

@@ -101,3 +101,27 @@ export function field(
   item.ours = ev.label(item, []);
   return item;
 }
+
+/**
+ * A suggestion's fixes and breaks recounted by brute force from every field's label before and
+ * after it (the oracle the property tests hold the ranking's counts to): a field turned to ASK
+ * fixes when its human label is ASK and breaks otherwise; one turned away from ASK fixes when it
+ * lands on its human label and breaks when it left it.
+ */
+export function recount(
+  humans: readonly Label[],
+  before: readonly Label[],
+  after: readonly Label[],
+): [fixes: number, breaks: number] {
+  let fixes = 0;
+  let breaks = 0;
+  humans.forEach((human, k) => {
+    if (after[k] === before[k]) return;
+    if (after[k] === "ASK") {
+      if (human === "ASK") fixes++;
+      else breaks++;
+    } else if (after[k] === human) fixes++;
+    else if (before[k] === human) breaks++;
+  });
+  return [fixes, breaks];
+}

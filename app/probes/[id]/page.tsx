@@ -1,4 +1,3 @@
-import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
@@ -10,23 +9,17 @@ import { ScrollBox } from "@/app/_components/ScrollBox";
 import { ToolSchema } from "@/app/_components/ToolSchema";
 import { When } from "@/app/_components/When";
 import { WorldPanels } from "@/app/_components/WorldPanels";
-import { getDb } from "@/db/client";
+import { versionOrigin } from "@/app/_tuning/VersionTable";
 import { currentLexicon } from "@/db/queries/lexicon";
-import { getProbe, getProbeVersion, listProbeVersions } from "@/db/queries/probes";
+import { getProbeVersion, listProbeVersions } from "@/db/queries/probes";
 import { probeRuns } from "@/db/queries/probeUsage";
 import { compileProbe } from "@/lib/probe/compile";
 import { type Probe, type SchemaRole, schemaRole, toolParameters } from "@/lib/probe/schema";
-import { decodeSegment, runHref } from "@/lib/runPath";
+import { runHref } from "@/lib/runPath";
+import { ProbeVersionTable } from "./ProbeVersionTable";
+import { type ProbeRouteProps, probeOfRoute, probeTitle } from "./probeRoute";
 
-type Props = {
-  params: Promise<{ id: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-};
-
-export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const id = decodeSegment((await params).id);
-  return { title: id ? `Probe ${id.slice(0, 80)}` : "Not found" };
-}
+export const generateMetadata = probeTitle("Probe");
 
 /** The parts of a probe that differ between two versions, in words. */
 function changes(a: Probe, b: Probe | undefined): string[] {
@@ -53,28 +46,10 @@ const SCHEMA_ROLE_WORDS: Record<SchemaRole, string> = {
   not_in_schema: "not in schema",
 };
 
-const ORIGIN_WORDS: Record<string, string> = {
-  builtin: "built-in file",
-  when2call: "When2Call import",
-  edit: "edited",
-  rescore: "re-score (an older world, the current configuration)",
-};
-
-function originWord(o: string): string {
-  if (ORIGIN_WORDS[o]) return ORIGIN_WORDS[o];
-  if (o.startsWith("file:")) return `file ${o.slice(5)}`;
-  if (o.startsWith("inline:")) return `inline in ${o.slice(7)}`;
-  return o;
-}
-
-export default async function ProbePage({ params, searchParams }: Props) {
+export default async function ProbePage(props: ProbeRouteProps) {
   await connection();
-  const id = decodeSegment((await params).id);
-  if (id === null) notFound();
-  const sp = await searchParams;
-  const db = getDb();
-  const current = getProbe(db, id);
-  if (!current) notFound();
+  const { id, db, current } = await probeOfRoute(props);
+  const sp = await props.searchParams;
   const rawVersion = Array.isArray(sp.version) ? sp.version[0] : sp.version;
   let version = current.version;
   if (rawVersion !== undefined && rawVersion !== "") {
@@ -85,10 +60,6 @@ export default async function ProbePage({ params, searchParams }: Props) {
   if (!probe) notFound();
   const c = compileProbe(probe, currentLexicon(db));
   const versions = listProbeVersions(db, id);
-  // The newest 50 versions' definitions, each read once: a row compares its own with the one before.
-  const defs = versions
-    .slice(0, 51)
-    .map((v) => (v.version === current.version ? current.probe : getProbeVersion(db, id, v.version)));
   const thisVersion = versions.find((v) => v.version === version);
   const runs = probeRuns(db, id);
   const base = `/probes/${encodeURIComponent(id)}`;
@@ -122,7 +93,7 @@ export default async function ProbePage({ params, searchParams }: Props) {
           </span>
           {thisVersion ? (
             <div className="mt-1 text-xs text-slate-500">
-              {originWord(thisVersion.origin)}
+              {versionOrigin(thisVersion.origin)}
               {thisVersion.savedBy ? ` by ${thisVersion.savedBy}` : ""} · <When iso={thisVersion.createdAt} />
             </div>
           ) : null}
@@ -282,58 +253,17 @@ export default async function ProbePage({ params, searchParams }: Props) {
 
       <div className="grid items-start gap-4 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
         <Card title="Versions">
-          <ScrollBox label="Versions">
-            <table className="w-full text-sm" data-testid="versions">
-              <thead className="border-b border-slate-200 text-left text-xs text-slate-500">
-                <tr>
-                  <th className="py-1 pr-3 font-medium">Version</th>
-                  <th className="py-1 pr-3 font-medium">Changed</th>
-                  <th className="py-1 pr-3 font-medium">Origin</th>
-                  <th className="py-1 font-medium">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {versions.map((v, i) => {
-                  const def = i < 50 ? defs[i] : undefined;
-                  const prev = i < 50 ? defs[i + 1] : undefined;
-                  return (
-                    <tr
-                      key={v.version}
-                      className={`border-b border-slate-100 align-top last:border-0 ${v.version === version ? "bg-indigo-50/60" : ""}`}
-                      data-testid="version-row"
-                      data-version={v.version}
-                    >
-                      <td className="py-1 pr-3 whitespace-nowrap">
-                        {v.version === version ? (
-                          <span className="font-mono font-semibold" aria-current="page">
-                            v{v.version}{" "}
-                            <span className="font-sans text-xs font-normal text-indigo-700">viewing</span>
-                          </span>
-                        ) : (
-                          <Link
-                            href={`${base}?version=${v.version}`}
-                            className="font-mono text-indigo-700 hover:underline"
-                          >
-                            v{v.version}
-                          </Link>
-                        )}
-                        {v.version === current.version ? (
-                          <span className="ml-1 text-xs text-slate-500">current</span>
-                        ) : null}
-                      </td>
-                      <td className="py-1 pr-3 font-mono text-xs">
-                        {def ? changes(def, prev).join(", ") : "—"}
-                      </td>
-                      <td className="py-1 pr-3 text-xs">{originWord(v.origin)}</td>
-                      <td className="py-1 font-mono text-xs text-slate-600">
-                        <When iso={v.createdAt} />
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </ScrollBox>
+          <ProbeVersionTable
+            db={db}
+            id={id}
+            current={current}
+            versions={versions}
+            viewing={version}
+            changed={(def, before) => changes(def, before).join(", ")}
+            label="Versions"
+            testId="versions"
+            rowTestId="version-row"
+          />
         </Card>
         <Card title="Runs with traces of this probe">
           {runs.length === 0 ? (

@@ -3,9 +3,8 @@ import { Ident } from "@/app/_components/Breakable";
 import { LabelChip } from "@/app/_components/LabelChip";
 import { When } from "@/app/_components/When";
 import type { ReviewerState } from "@/app/_review/useReviewer";
-import { RescoreControl } from "@/app/_tune/RescoreControl";
-import type { RescoreReport } from "@/db/queries/rescore";
-import type { RescoreProgressView } from "@/db/queries/rescoreJobs";
+import { RescoreControl } from "@/app/_tuning/RescoreControl";
+import type { RescoreProgressView, RescoreReport } from "@/db/queries/rescore/jobs";
 import type { RunScoringView } from "@/db/queries/runScoringView";
 import { NOT_SCORED } from "@/lib/probe/transitions";
 

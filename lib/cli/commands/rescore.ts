@@ -4,7 +4,7 @@ import { getRunByName } from "../../../db/queries/runs";
 import { runByName } from "../../../db/queries/tuneRuns";
 import { cliDb } from "../db";
 import { LineWriter } from "../output";
-import { rescoreRuns, saverName } from "../tuneFlow";
+import { rescoreWithCurrentConfiguration, saverName } from "../tuneFlow";
 import { rescoreJson, rescoreLine } from "../tuneReport";
 import { positiveInt, UsageError } from "../usage";
 
@@ -33,7 +33,7 @@ export function registerRescore(program: Command): void {
           );
         return r;
       });
-      const reports = rescoreRuns(db, runs, saverName(opts.by));
+      const reports = rescoreWithCurrentConfiguration(db, runs, saverName(opts.by));
       const out = new LineWriter(process.stdout);
       if (opts.json) await out.line(JSON.stringify({ rescores: reports.map(rescoreJson) }));
       else for (const r of reports) await out.line(rescoreLine(r));

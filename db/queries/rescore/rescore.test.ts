@@ -4,15 +4,16 @@ import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { ingestPaths, ingestText, tempDb } from "../../lib/ingest/testIngest";
-import { projectRoot } from "../../lib/root";
-import { parseTraceFilter } from "../../lib/traceFilter";
-import { type Db, openDb } from "../client";
-import { syncBuiltinProbes } from "./probes";
-import { pendingRescores, rescoreAllRuns, runPendingRescores } from "./rescore";
+import { ingestPaths, ingestText, tempDb } from "../../../lib/ingest/testIngest";
+import { projectRoot } from "../../../lib/root";
+import { parseTraceFilter } from "../../../lib/traceFilter";
+import { type Db, openDb } from "../../client";
+import { syncBuiltinProbes } from "../probes";
+import { backfillAll } from "../tagBackfill";
+import { listTraces } from "../traceList";
+import { pendingRescores } from "./jobs";
 import { expectConsistent, snapshot } from "./rescoreTestKit";
-import { backfillAll } from "./tagBackfill";
-import { listTraces } from "./traceList";
+import { rereadAllRuns, runPendingRescores } from "./run";
 
 /** What setup does after a migration: the queued re-scores, then the review queue's tags of older traces. */
 function upgrade(db: Db, options?: Parameters<typeof runPendingRescores>[1]) {
@@ -126,7 +127,7 @@ describe("a database from before the flags, upgraded", () => {
     // Once: nothing is pending, and re-scoring again changes nothing.
     expect(pendingRescores(db)).toEqual([]);
     const before = snapshot(db);
-    const again = rescoreAllRuns(db, "test");
+    const again = rereadAllRuns(db, "test");
     expect(again.map((r) => [r.changed, r.resigned, r.skipped])).toEqual([
       [0, 0, 0],
       [0, 0, 0],
@@ -220,7 +221,7 @@ describe("re-scoring under an unchanged configuration", () => {
       db.sqlite.prepare("UPDATE trace_tags SET trace_id = ? WHERE trace_id = ?").run(2 ** 31 - 1, last);
       await ingestText(db, "more.jsonl", `${lines[1].replace('"b"', '"z"')}\n`, { run: "forms", model: "m" });
       const before = snapshot(db);
-      const reports = rescoreAllRuns(db, "test", { batchSize: 3 });
+      const reports = rereadAllRuns(db, "test", { batchSize: 3 });
       expect(reports.map((r) => [r.run, r.changed, r.resigned, r.skipped])).toEqual([
         ["when2call-calibration", 0, 0, 0],
         ["forms", 0, 0, 0],
@@ -229,7 +230,7 @@ describe("re-scoring under an unchanged configuration", () => {
       expect(snapshot(db)).toEqual(before);
       // A reset of the signatures is undone, ids too large to pack excepted.
       db.sqlite.prepare("UPDATE trace_tags SET sig = -1").run();
-      const again = rescoreAllRuns(db, "test");
+      const again = rereadAllRuns(db, "test");
       // Eight traces in "forms": the last one, past the largest packable id, keeps -1.
       expect(again.map((r) => r.resigned)).toEqual([48, 7]);
       expect(snapshot(db)).toEqual(before);
@@ -304,7 +305,7 @@ describe("re-scoring under an unchanged configuration", () => {
           const lines = records.map((r, i) => JSON.stringify({ id: `r${i}`, run, model: "m", ...r }));
           await ingestText(db, `${run}.jsonl`, `${lines.join("\n")}\n`);
           const before = snapshot(db);
-          const reports = rescoreAllRuns(db, "property", { batchSize: 5 });
+          const reports = rereadAllRuns(db, "property", { batchSize: 5 });
           for (const r of reports) expect([r.changed, r.resigned, r.skipped]).toEqual([0, 0, 0]);
           expect(snapshot(db)).toEqual(before);
         }),

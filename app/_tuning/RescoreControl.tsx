@@ -4,13 +4,12 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { type ReviewerState, useReviewer } from "@/app/_review/useReviewer";
-import type { RescoreProgressView } from "@/db/queries/rescoreJobs";
+import type { RescoreProgressView } from "@/db/queries/rescore/jobs";
 import { runHref } from "@/lib/runPath";
+import type { RescoreScope } from "@/lib/tuning/contract";
 import { rescoreStatusAction, startRescoreAction } from "./actions";
 
 const n = (x: number) => x.toLocaleString("en-US");
-
-export type RescoreScope = { kind: "stale"; probe?: string } | { kind: "run"; run: string };
 
 /**
  * Re-scores the runs a scope covers with the current configuration, in the background (a child

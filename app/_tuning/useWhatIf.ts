@@ -1,15 +1,15 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import type { TuneDraftInput } from "@/lib/tune/contract";
-import type { WhatIfReport } from "@/lib/tune/whatIf";
+import type { TuneDraft } from "@/lib/tuning/contract";
+import type { WhatIfReport } from "@/lib/tuning/whatIf";
 import { whatIfAction } from "./actions";
 
 /**
  * The live what-if of a draft: asked for a moment after the draft stops changing; an answer to an
  * older draft is dropped when a newer one was asked meanwhile.
  */
-export function useWhatIf(draft: TuneDraftInput, dirty: boolean, delayMs = 350) {
+export function useWhatIf(draft: TuneDraft, dirty: boolean, delayMs = 350) {
   const [report, setReport] = useState<WhatIfReport | null>(null);
   const [state, setState] = useState<"idle" | "computing" | "ready">("idle");
   const [error, setError] = useState("");

@@ -1,9 +1,9 @@
-import type { Rescored, StoredTrace } from "../../lib/ingest/rescore";
-import { MAX_SIGNED_TRACE_ID, tagSignature } from "../../lib/ingest/tagSignature";
-import { type CurrentReviewLabels, tag, traceTags } from "../../lib/ingest/tags";
-import type { TraceScore } from "../../lib/probe/score";
-import type { Db } from "../client";
-import { findTagId, tagId } from "./tags";
+import { type Rescored, type StoredLabels, type StoredTrace, storedTags } from "../../../lib/ingest/rescore";
+import { MAX_SIGNED_TRACE_ID, tagSignature } from "../../../lib/ingest/tagSignature";
+import { type CurrentReviewLabels, tag } from "../../../lib/ingest/tags";
+import type { TraceScore } from "../../../lib/probe/score";
+import type { Db } from "../../client";
+import { findTagId, tagId } from "../tags";
 
 /**
  * The writes of a re-score batch (db/queries/rescore.ts runs them inside its transaction): a
@@ -11,11 +11,9 @@ import { findTagId, tagId } from "./tags";
  * stale are re-signed with one statement per tag for the whole batch.
  */
 
-export interface TraceRow extends StoredTrace {
+export interface TraceRow extends StoredTrace, StoredLabels {
   probeVersion: number;
   lexiconVersion: number;
-  recorded: string | null;
-  human: string | null;
 }
 
 export type Ok = Extract<Rescored, { ok: true }>;
@@ -84,29 +82,6 @@ export function rescoreStatements(db: Db) {
 
 export type RescoreStatements = ReturnType<typeof rescoreStatements>;
 
-const parseOr = <T>(s: string | null): T | undefined => (s === null ? undefined : (JSON.parse(s) as T));
-
-/** The response text a stored response holds (the review queue's rules read it). */
-const textOf = (response: string | null) => parseOr<{ text?: string | null }>(response)?.text ?? null;
-
-/**
- * A re-score's result with the tags of the trace's current reviews: scoring alone knows only the
- * imported labels, and a reviewed field's human-label and queue tags follow its review.
- */
-export function withReviews(r: Rescored, t: TraceRow, reviews: CurrentReviewLabels | undefined): Rescored {
-  if (!r.ok || !reviews) return r;
-  const s = r.scored;
-  const tags = traceTags(
-    t.probeId,
-    s.score,
-    parseOr(t.human),
-    parseOr(t.recorded),
-    reviews,
-    textOf(s.response),
-  );
-  return { ...r, scored: { ...s, tags, sig: tagSignature(tags) } };
-}
-
 /** The signature a trace's tag rows carry: none (-1) for ids too large to pack (see packTagRow). */
 const rowSig = (traceId: number, sig: number) => (traceId > MAX_SIGNED_TRACE_ID ? -1 : sig);
 
@@ -127,9 +102,7 @@ export function rewriteTrace(
   reviews: CurrentReviewLabels | undefined,
   signs: SignGroups,
 ): void {
-  const oldTags = new Set(
-    traceTags(t.probeId, before, parseOr(t.human), parseOr(t.recorded), reviews, textOf(t.response)),
-  );
+  const oldTags = new Set(storedTags(t, before, reviews, t.response));
   const newTags = new Set(r.scored.tags);
   const sig = rowSig(t.id, r.scored.sig);
   // The rows of tags it keeps carry its old signature: they need the new one only when it differs

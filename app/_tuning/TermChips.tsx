@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { TERM_LIMITS } from "@/lib/lexicon/limits";
+import { AddInput } from "./AddInput";
 
 /** Chips shown before "show all": a list past its limits (saved before them) stays a page, not a wall. */
 const SHOWN = 60;
@@ -32,21 +33,18 @@ export function TermChips({
   /** Terms shown before the editable ones, not removable here (another list's). */
   readOnly?: readonly { term: string; title: string }[];
 }) {
-  const [value, setValue] = useState("");
-  const [error, setError] = useState("");
   const [all, setAll] = useState(false);
-  const add = () => {
-    const t = normalize(value);
-    if (t === "") return;
+  const add = (typed: string): string | null => {
+    const t = normalize(typed);
+    if (t === "") return "";
     const full =
       terms.length >= TERM_LIMITS.termsPerField
         ? `this list holds ${terms.length.toLocaleString("en-US")} terms; a field holds at most ${TERM_LIMITS.termsPerField}`
         : null;
     const p = full ?? problem?.(t) ?? null;
-    if (p) return setError(p);
-    setError("");
-    setValue("");
+    if (p) return p;
     if (!terms.includes(t)) onChange([...terms, t]);
+    return null;
   };
   return (
     <div data-testid={testId}>
@@ -96,39 +94,14 @@ export function TermChips({
           </li>
         ) : null}
       </ul>
-      <div className="mt-1 flex gap-1">
-        <input
-          value={value}
-          onChange={(e) => {
-            setValue(e.target.value);
-            setError("");
-          }}
-          onKeyDown={(e) => {
-            if (e.key === "Enter") {
-              e.preventDefault();
-              add();
-            }
-          }}
-          placeholder={placeholder}
-          aria-label={`${label}: add`}
-          maxLength={TERM_LIMITS.termLength * 2}
-          className="min-w-0 flex-1 rounded border border-slate-300 px-2 py-1 text-sm"
-          data-testid="add-term-input"
-        />
-        <button
-          type="button"
-          onClick={add}
-          className="rounded border border-slate-300 bg-white px-2 py-1 text-sm hover:bg-slate-50"
-          data-testid="add-term"
-        >
-          Add
-        </button>
-      </div>
-      {error ? (
-        <p role="alert" className="mt-1 text-xs text-red-800">
-          {error}
-        </p>
-      ) : null}
+      <AddInput
+        onAdd={add}
+        ariaLabel={`${label}: add`}
+        placeholder={placeholder}
+        maxLength={TERM_LIMITS.termLength * 2}
+        inputTestId="add-term-input"
+        buttonTestId="add-term"
+      />
     </div>
   );
 }

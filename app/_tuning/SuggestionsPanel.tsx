@@ -2,11 +2,12 @@
 
 import { useState } from "react";
 import type { LabelledRun, LabelledSet } from "@/db/queries/labelledScope";
-import type { SuggestionsJson } from "@/lib/tuning/contract";
+import type { SuggestionsJson, TuningTarget } from "@/lib/tuning/contract";
 import { describeChange } from "@/lib/tuning/types";
 import { suggestAction } from "./actions";
-import { type DraftTarget, takeIntoDraft } from "./draftInbox";
+import { useTakeIntoDraft } from "./DraftEditor";
 import { SuggestionItem } from "./SuggestionItem";
+import { SuggestScope } from "./SuggestScope";
 
 const n = (x: number) => x.toLocaleString("en-US");
 const TOPS = [5, 10, 20, 50];
@@ -15,28 +16,26 @@ const TOPS = [5, 10, 20, 50];
  * Suggestions learned from the human labels in a scope (every run and set, or the ones chosen):
  * additions that fix questions scored DRIFT, removals and the question rule where ours says ASK
  * and humans said DRIFT, each with what it fixes and breaks in scope, its what-if over everything
- * stored, and the sentences it came from. One click takes a suggestion into the page's draft.
+ * stored, and the sentences it came from. One click takes a suggestion into the page's draft: the
+ * draft editor this panel is rendered below (DraftEditor.tsx).
  */
 export function SuggestionsPanel({
   target,
   runs,
   sets,
 }: {
-  target: DraftTarget;
+  target: TuningTarget;
   runs: LabelledRun[];
   sets: LabelledSet[];
 }) {
-  const [chosenRuns, setChosenRuns] = useState<string[]>([]);
-  const [chosenSets, setChosenSets] = useState<string[]>([]);
+  const [chosen, setChosen] = useState<{ runs: string[]; sets: string[] }>({ runs: [], sets: [] });
   const [top, setTop] = useState(10);
   const [state, setState] = useState<"idle" | "computing" | "ready">("idle");
   const [error, setError] = useState("");
   const [result, setResult] = useState<SuggestionsJson | null>(null);
   const [taken, setTaken] = useState<Set<number>>(new Set());
   const [notice, setNotice] = useState("");
-
-  const toggle = (list: string[], set: (v: string[]) => void, name: string) =>
-    set(list.includes(name) ? list.filter((x) => x !== name) : [...list, name]);
+  const takeIntoDraft = useTakeIntoDraft();
 
   const find = async () => {
     setState("computing");
@@ -46,8 +45,8 @@ export function SuggestionsPanel({
     try {
       const r = await suggestAction({
         probe: target.kind === "probe" ? target.probe : null,
-        runs: chosenRuns,
-        sets: chosenSets,
+        runs: chosen.runs,
+        sets: chosen.sets,
         top,
       });
       if (r.ok) setResult(r.result);
@@ -62,25 +61,16 @@ export function SuggestionsPanel({
     if (!result) return;
     const picked = result.suggestions.filter((s) => ranks.includes(s.rank) && !taken.has(s.rank));
     if (picked.length === 0) return;
-    if (
-      !takeIntoDraft(
-        target,
-        picked.map((s) => s.change),
-      )
-    ) {
+    if (!takeIntoDraft) {
       setNotice("There is no draft on this page to take it into.");
       return;
     }
+    takeIntoDraft(picked.map((s) => s.change));
     setTaken(new Set([...taken, ...picked.map((s) => s.rank)]));
     setNotice(
       `In the draft: ${picked.map((s) => describeChange(s.change)).join("; ")}. Its what-if is beside the draft.`,
     );
   };
-
-  const scopeWords =
-    chosenRuns.length + chosenSets.length === 0
-      ? "every run and fixture set"
-      : [...chosenRuns.map((r) => `run ${r}`), ...chosenSets.map((s) => `set ${s}`)].join(", ");
 
   return (
     <section
@@ -102,54 +92,7 @@ export function SuggestionsPanel({
         says DRIFT, and the reverse. Ranked by the misses a change fixes minus the fields with another human
         label it turns to ASK, each counted after the ones above it, only inside the scope chosen.
       </p>
-      <fieldset className="space-y-2" data-testid="suggest-scope">
-        <legend className="text-xs font-medium text-slate-700">
-          Learn from: <span data-testid="suggest-scope-words">{scopeWords}</span>
-        </legend>
-        {runs.length + sets.length === 0 ? (
-          <p className="text-sm text-slate-500 italic" data-testid="suggest-nothing">
-            No human labels yet: review fields on a run or trace page, or add fixtures, then come back.
-          </p>
-        ) : (
-          <details className="rounded border border-slate-200 p-2 text-sm">
-            <summary className="cursor-pointer text-xs text-slate-700">
-              Choose runs and sets ({n(runs.length)} runs with human labels, {n(sets.length)} sets)
-            </summary>
-            <div className="mt-2 grid gap-3 sm:grid-cols-2">
-              <div className="max-h-48 space-y-1 overflow-y-auto">
-                {runs.map((r) => (
-                  <label key={r.name} className="flex min-h-6 items-center gap-2 text-xs">
-                    <input
-                      type="checkbox"
-                      checked={chosenRuns.includes(r.name)}
-                      onChange={() => toggle(chosenRuns, setChosenRuns, r.name)}
-                      data-testid="suggest-run"
-                      data-run={r.name}
-                    />
-                    <span className="font-mono [overflow-wrap:anywhere]">{r.name}</span>
-                    <span className="shrink-0 text-slate-500">{n(r.labelled)} labelled</span>
-                  </label>
-                ))}
-              </div>
-              <div className="max-h-48 space-y-1 overflow-y-auto">
-                {sets.map((s) => (
-                  <label key={s.name} className="flex min-h-6 items-center gap-2 text-xs">
-                    <input
-                      type="checkbox"
-                      checked={chosenSets.includes(s.name)}
-                      onChange={() => toggle(chosenSets, setChosenSets, s.name)}
-                      data-testid="suggest-set"
-                      data-set={s.name}
-                    />
-                    <span className="font-mono [overflow-wrap:anywhere]">set {s.name}</span>
-                    <span className="shrink-0 text-slate-500">{n(s.fixtures)} fixtures</span>
-                  </label>
-                ))}
-              </div>
-            </div>
-          </details>
-        )}
-      </fieldset>
+      <SuggestScope runs={runs} sets={sets} chosen={chosen} onChange={setChosen} />
       <div className="flex flex-wrap items-center gap-2">
         <button
           type="button"

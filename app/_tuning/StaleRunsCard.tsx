@@ -2,10 +2,11 @@ import Link from "next/link";
 import { Ident } from "@/app/_components/Breakable";
 import { Card } from "@/app/_components/Card";
 import type { ReviewerState } from "@/app/_review/useReviewer";
-import type { RescoreProgressView } from "@/db/queries/rescoreJobs";
+import type { RescoreProgressView } from "@/db/queries/rescore/jobs";
 import type { RunRef } from "@/db/queries/tuneRuns";
 import { runHref } from "@/lib/runPath";
-import { RescoreControl, type RescoreScope } from "./RescoreControl";
+import type { RescoreScope } from "@/lib/tuning/contract";
+import { RescoreControl } from "./RescoreControl";
 
 /**
  * The tuning pages' Re-score card: the runs an older configuration scored (the first eight

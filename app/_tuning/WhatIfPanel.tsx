@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { LabelChip } from "@/app/_components/LabelChip";
 import { ScrollBox } from "@/app/_components/ScrollBox";
-import type { FixtureFlip, WhatIfReport } from "@/lib/tune/whatIf";
+import type { FixtureFlip, WhatIfReport } from "@/lib/tuning/whatIf";
 
 const n = (x: number) => x.toLocaleString("en-US");
 

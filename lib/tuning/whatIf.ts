@@ -86,9 +86,6 @@ export interface WhatIfReport {
   ms: number;
 }
 
-/** A draft breaks the seed when a seed fixture that passes would fail: saving it needs confirmation. */
-export const breaksSeed = (r: WhatIfReport) => r.fixtures.seedBroken > 0;
-
 /** Gathers label and reason moves trace by trace. */
 export class MoveTally {
   private readonly byField = new Map<string, Map<string, LabelMove>>();

@@ -1,14 +1,27 @@
-import { type Rescored, rescoreStored } from "../../lib/ingest/rescore";
-import type { Lexicon } from "../../lib/lexicon/lexicon";
-import { compileProbe } from "../../lib/probe/compile";
-import type { Probe } from "../../lib/probe/schema";
-import type { TraceScore } from "../../lib/probe/score";
-import { addTransition, emptyTransitions, type ScoreTransitions } from "../../lib/probe/transitions";
-import { askMayChange } from "../../lib/tune/footprint";
-import type { Db } from "../client";
-import { writeSync } from "../write";
-import { currentLexiconVersion, lexiconAt } from "./lexicon";
-import { getProbe, getProbeVersion } from "./probes";
+import { type Rescored, rescoreStored, withReviews } from "../../../lib/ingest/rescore";
+import type { Lexicon } from "../../../lib/lexicon/lexicon";
+import { compileProbe } from "../../../lib/probe/compile";
+import type { Probe } from "../../../lib/probe/schema";
+import type { TraceScore } from "../../../lib/probe/score";
+import { addTransition } from "../../../lib/probe/transitions";
+import { askMayChange } from "../../../lib/tuning/footprint";
+import type { Db } from "../../client";
+import { writeSync } from "../../write";
+import { lexiconAt } from "../lexicon";
+import { getProbeVersion } from "../probes";
+import { currentReviewLabelsOf } from "../reviews";
+import { recordRunScorings } from "../runScoring";
+import { planOf, ScoringTargets, type StoredPlan, storedVersionOf } from "../scoringTargets";
+import { resetTagCache } from "../tags";
+import {
+  type JobRow,
+  jobRow,
+  pendingRescores,
+  queueRescore,
+  type RescoreReport,
+  saveJob,
+  toReport,
+} from "./jobs";
 import {
   applyCounts,
   applySigns,
@@ -20,12 +33,7 @@ import {
   rewriteTrace,
   type SignGroups,
   type TraceRow,
-  withReviews,
-} from "./rescoreWrite";
-import { currentReviewLabelsOf } from "./reviews";
-import { recordRunScorings } from "./runScoring";
-import { planOf, ScoringTargets, type StoredPlan, storedVersionOf } from "./scoringTargets";
-import { resetTagCache } from "./tags";
+} from "./writes";
 
 /**
  * Re-scoring stored traces: each trace of a run is scored again from its original record (today's
@@ -71,157 +79,7 @@ export interface RescoreProgress {
   changed: number;
 }
 
-export interface RescoreReport {
-  id: number;
-  run: string;
-  reason: string;
-  status: "pending" | "done";
-  /** Traces read: every trace of the run by its end. */
-  scanned: number;
-  /**
-   * Traces scored again: all of them for a parser re-score; for one that applies a configuration,
-   * only those it can change (the rest are read cheaply and left alone).
-   */
-  checked: number;
-  changed: number;
-  resigned: number;
-  skipped: number;
-  transitions: ScoreTransitions;
-  /** The configuration it applies (null: each trace's own versions, after a parser change). */
-  plan: StoredPlan | null;
-  requestedBy: string | null;
-  createdAt: string;
-  finishedAt: string | null;
-  /** The first traces that could not be re-read, with why (left as stored). */
-  skips: { trace_id: number; reason: string }[];
-}
-
-interface JobRow {
-  id: number;
-  runId: number;
-  run: string;
-  reason: string;
-  status: "pending" | "done";
-  afterTraceId: number;
-  scanned: number;
-  changed: number;
-  resigned: number;
-  skipped: number;
-  report: string;
-  config: string | null;
-  requestedBy: string | null;
-  createdAt: string;
-  finishedAt: string | null;
-}
-
 const MAX_SKIPS = 20;
-
-/** Queues a re-score of a run; returns its id. `config` names a configuration other than the stored versions. */
-export function queueRescore(
-  db: Db,
-  runId: number,
-  reason: string,
-  config: string | null = null,
-  requestedBy: string | null = null,
-): number {
-  return db.sqlite
-    .prepare("INSERT INTO rescores(run_id, reason, config, requested_by) VALUES (?, ?, ?, ?) RETURNING id")
-    .pluck()
-    .get(runId, reason, config, requestedBy) as number;
-}
-
-/**
- * Queues a re-score of a run that applies the current configuration: the current lexicon and
- * each probe's current version (their configurations), as they are now, whatever is saved later.
- */
-export function queueConfigRescore(
-  db: Db,
-  runId: number,
-  reason: string,
-  requestedBy: string | null,
-): number {
-  const probes: Record<string, number> = {};
-  const ids = db.sqlite
-    .prepare("SELECT DISTINCT probe_id FROM run_scoring WHERE run_id = ? ORDER BY probe_id")
-    .pluck()
-    .all(runId) as string[];
-  for (const id of ids) {
-    const p = getProbe(db, id);
-    if (p) probes[id] = p.version;
-  }
-  const plan: StoredPlan = { lexicon: currentLexiconVersion(db), probes };
-  return queueRescore(db, runId, reason, JSON.stringify(plan), requestedBy);
-}
-
-/** A run's re-scores, newest first, with their transitions. */
-export function listRescores(db: Db, runId: number, limit = 10): RescoreReport[] {
-  const ids = db.sqlite
-    .prepare("SELECT id FROM rescores WHERE run_id = ? ORDER BY id DESC LIMIT ?")
-    .pluck()
-    .all(runId, limit) as number[];
-  return ids
-    .map((id) => jobRow(db, id))
-    .filter((j): j is JobRow => j !== undefined)
-    .map(toReport);
-}
-
-/**
- * Re-scores not finished a migration queued (the one-time re-score after an upgrade, which setup
- * runs before the dashboard starts), oldest first: not those someone asked for with a configuration
- * (the dashboard's, which its server resumes in the background: db/jobs).
- */
-export function upgradeRescores(db: Db): number[] {
-  return db.sqlite
-    .prepare(
-      "SELECT id FROM rescores WHERE status = 'pending' AND (config IS NULL OR requested_by IS NULL) ORDER BY id",
-    )
-    .pluck()
-    .all() as number[];
-}
-
-/** Ids of re-scores not finished (queued, or stopped part way), oldest first. */
-export function pendingRescores(db: Db): number[] {
-  return db.sqlite
-    .prepare("SELECT id FROM rescores WHERE status = 'pending' ORDER BY id")
-    .pluck()
-    .all() as number[];
-}
-
-function jobRow(db: Db, id: number): JobRow | undefined {
-  return db.sqlite
-    .prepare(
-      `SELECT j.id, j.run_id AS runId, r.name AS run, j.reason, j.status, j.after_trace_id AS afterTraceId,
-        j.scanned, j.changed, j.resigned, j.skipped, j.report, j.config, j.requested_by AS requestedBy,
-        j.created_at AS createdAt, j.finished_at AS finishedAt
-       FROM rescores j JOIN runs r ON r.id = j.run_id WHERE j.id = ?`,
-    )
-    .get(id) as JobRow | undefined;
-}
-
-function toReport(j: JobRow): RescoreReport {
-  const r = JSON.parse(j.report) as {
-    transitions?: ScoreTransitions;
-    skips?: RescoreReport["skips"];
-    checked?: number;
-  };
-  return {
-    id: j.id,
-    run: j.run,
-    reason: j.reason,
-    status: j.status,
-    scanned: j.scanned,
-    checked: r.checked ?? (j.config === null ? j.scanned : 0),
-    changed: j.changed,
-    resigned: j.resigned,
-    skipped: j.skipped,
-    transitions: r.transitions ?? emptyTransitions(),
-    skips: r.skips ?? [],
-    plan: j.config === null ? null : (JSON.parse(j.config) as StoredPlan),
-    requestedBy: j.requestedBy,
-    createdAt: j.createdAt,
-    finishedAt: j.finishedAt,
-  };
-}
 
 /** The stored versions that scored each trace (probe and lexicon), each read once per re-score. */
 function storedVersions(db: Db): NonNullable<RescoreOptions["scoringFor"]> {
@@ -455,28 +313,6 @@ function processTraces(
   applyCounts(q, j.runId, counts);
 }
 
-function saveJob(db: Db, id: number, report: RescoreReport, cursor: number, done: boolean): void {
-  const status = done ? "done" : "pending";
-  db.sqlite
-    .prepare(
-      `UPDATE rescores SET after_trace_id = ?, scanned = ?, changed = ?, resigned = ?, skipped = ?,
-        report = ?, status = ?, lease_until = CASE WHEN ? = 'done' THEN NULL ELSE lease_until END,
-        finished_at = CASE WHEN ? = 'done' THEN strftime('%Y-%m-%dT%H:%M:%fZ','now') END WHERE id = ?`,
-    )
-    .run(
-      cursor,
-      report.scanned,
-      report.changed,
-      report.resigned,
-      report.skipped,
-      JSON.stringify({ transitions: report.transitions, skips: report.skips, checked: report.checked }),
-      status,
-      status,
-      status,
-      id,
-    );
-}
-
 /**
  * Runs `step` until it says done (true), each in its own short write: the parser re-score's step
  * writes inside (writeSync here); the configuration re-score's reads first and writes itself. A
@@ -507,8 +343,13 @@ function drive(db: Db, job: JobRow, options: RescoreOptions, step: () => boolean
   return toReport(current);
 }
 
-/** Queues and runs a re-score of each run (by id); returns their reports in order. */
-export function rescoreRuns(
+/**
+ * Queues and runs a re-score of each run (by id) that reads every trace again from its original
+ * record, scored with the versions that scored it unless `options` chooses others (a parser
+ * re-score); returns their reports in order. Not the command line's re-score with the current
+ * configuration (lib/cli/tuneFlow.ts: rescoreWithCurrentConfiguration).
+ */
+export function rereadRuns(
   db: Db,
   runIds: number[],
   reason: string,
@@ -517,10 +358,10 @@ export function rescoreRuns(
   return runIds.map((runId) => runRescore(db, queueRescore(db, runId, reason), options));
 }
 
-/** Queues and runs a re-score of every run. */
-export function rescoreAllRuns(db: Db, reason: string, options: RescoreOptions = {}): RescoreReport[] {
+/** rereadRuns for every run. */
+export function rereadAllRuns(db: Db, reason: string, options: RescoreOptions = {}): RescoreReport[] {
   const ids = db.sqlite.prepare("SELECT id FROM runs ORDER BY id").pluck().all() as number[];
-  return rescoreRuns(db, ids, reason, options);
+  return rereadRuns(db, ids, reason, options);
 }
 
 /** Finishes every queued or stopped re-score (the one-time re-score after an upgrade is queued by a migration). */

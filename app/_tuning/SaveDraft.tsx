@@ -2,13 +2,15 @@
 
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
+import { ConfirmDialog } from "@/app/_components/ConfirmDialog";
 import { type ReviewerState, useReviewer } from "@/app/_review/useReviewer";
-import type { TuneDraftInput } from "@/lib/tune/contract";
+import type { TuneDraft } from "@/lib/tuning/contract";
+import { needsConfirmation, type SaveGuard } from "@/lib/tuning/guard";
 import { saveDraftAction } from "./actions";
 
 /**
- * Saves a draft as a new version. When the what-if says it breaks seed fixtures (the server checks
- * again), a dialog asks for an explicit confirmation first. Someone else's save since the draft's
+ * Saves a draft as a new version. When the what-if's guard (lib/tuning/guard.ts) says it breaks seed
+ * fixtures (the server checks again), the confirm dialog asks for an explicit confirmation first. Someone else's save since the draft's
  * base version is refused and said.
  */
 export function SaveDraft({
@@ -16,16 +18,17 @@ export function SaveDraft({
   base,
   next,
   dirty,
-  seedBroken,
+  guard,
   reviewer: server,
   onSaved,
 }: {
-  draft: TuneDraftInput;
+  draft: TuneDraft;
   base: number;
   /** What saving makes, for the button ("lexicon v3"). */
   next: string;
   dirty: boolean;
-  seedBroken: number;
+  /** What saving needs confirmed, by the live what-if (the server checks again); null until it answers. */
+  guard: SaveGuard | null;
   reviewer: ReviewerState;
   onSaved: (version: number) => void;
 }) {
@@ -34,7 +37,8 @@ export function SaveDraft({
   const dialog = useRef<HTMLDialogElement>(null);
   const [error, setError] = useState("");
   const [busy, setBusy] = useState(false);
-  const [broken, setBroken] = useState(0);
+  // What the dialog asks to confirm: the live what-if's guard, or the server's when it differs.
+  const [asked, setAsked] = useState<SaveGuard>({ seedBroken: 0 });
 
   const save = async (allowBreak: boolean) => {
     setError("");
@@ -50,8 +54,8 @@ export function SaveDraft({
       router.refresh();
       return;
     }
-    if (r.seedBroken) {
-      setBroken(r.seedBroken);
+    if (r.guard) {
+      setAsked(r.guard);
       if (!dialog.current?.open) dialog.current?.showModal();
       return;
     }
@@ -59,8 +63,8 @@ export function SaveDraft({
   };
 
   const ask = () => {
-    if (seedBroken > 0) {
-      setBroken(seedBroken);
+    if (guard && needsConfirmation(guard)) {
+      setAsked(guard);
       dialog.current?.showModal();
     } else void save(false);
   };
@@ -82,40 +86,20 @@ export function SaveDraft({
           {error}
         </p>
       ) : null}
-      <dialog
-        ref={dialog}
-        aria-labelledby="break-title"
-        className="m-auto w-[min(30rem,calc(100vw-2rem))] rounded-lg border border-slate-200 p-0 shadow-xl backdrop:bg-slate-900/30"
-        data-testid="break-dialog"
+      <ConfirmDialog
+        dialog={dialog}
+        title={`This breaks ${asked.seedBroken} seed fixture${asked.seedBroken === 1 ? "" : "s"}`}
+        action={() => save(true)}
+        confirm={busy ? "Saving…" : `Save and break ${asked.seedBroken}`}
+        pending={busy}
+        testId="break-dialog"
+        confirmTestId="confirm-break"
       >
-        <div className="space-y-3 p-4">
-          <h2 id="break-title" className="text-base font-semibold text-red-900">
-            This breaks {broken} seed fixture{broken === 1 ? "" : "s"}
-          </h2>
-          <p className="text-sm text-slate-700">
-            The seed set holds the first article's four cases, which the default configuration passes. Saving
-            this draft makes {broken === 1 ? "one of them" : "some of them"} fail. Save it anyway?
-          </p>
-          <div className="flex justify-end gap-2">
-            <button
-              type="button"
-              onClick={() => dialog.current?.close()}
-              className="rounded border border-slate-300 px-3 py-1.5 text-sm"
-            >
-              Keep editing
-            </button>
-            <button
-              type="button"
-              onClick={() => save(true)}
-              disabled={busy}
-              className="rounded bg-red-700 px-3 py-1.5 text-sm text-white disabled:opacity-60"
-              data-testid="confirm-break"
-            >
-              Save and break {broken}
-            </button>
-          </div>
-        </div>
-      </dialog>
+        <p className="text-sm text-slate-700">
+          The seed set holds the first article's four cases, which the default configuration passes. Saving
+          this draft makes {asked.seedBroken === 1 ? "one of them" : "some of them"} fail. Save it anyway?
+        </p>
+      </ConfirmDialog>
     </div>
   );
 }
