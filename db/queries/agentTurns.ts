@@ -2,7 +2,9 @@ import {
   AGENT_STEP,
   countedGenerations,
   isAgentStep,
+  TURN_FORMS,
   type TurnGeneration,
+  turnOf,
 } from "../../lib/ingest/agentTurns";
 import { probeTools } from "../../lib/ingest/spanRecord";
 import { MAX_SIGNED_TRACE_ID, tagSignature } from "../../lib/ingest/tagSignature";
@@ -65,9 +67,9 @@ function withFlag(result: string, on: boolean): string {
 export function reevaluateTurns(db: Db, turns: Iterable<TouchedTurn>): number {
   const s = db.sqlite;
   const rowsOf = s.prepare(
-    `SELECT id, probe_id AS probeId, probe_version AS probeVersion, ext_id AS extId,
+    `SELECT id, form, probe_id AS probeId, probe_version AS probeVersion, ext_id AS extId,
        started_at AS startedAt, response, result
-     FROM traces WHERE run_id = ? AND form IN ('otlp', 'phoenix') AND agent_step = 0
+     FROM traces WHERE run_id = ? AND form IN (${TURN_FORMS.map((f) => `'${f}'`).join(", ")}) AND agent_step = 0
        AND ext_id >= ? AND ext_id < ?`,
   );
   const setResult = s.prepare("UPDATE traces SET result = ?, agent_step = ? WHERE id = ?");
@@ -105,7 +107,11 @@ export function reevaluateTurns(db: Db, turns: Iterable<TouchedTurn>): number {
   };
   let changed = 0;
   for (const { runId, key } of turns) {
-    const rows = rowsOf.all(runId, key, prefixEnd(key)) as TurnRow[];
+    // The prefix also finds another turn whose key starts with this one (Inspect sample `1:1`'s
+    // epoch 2 after sample `1`'s epoch 1): only the turn's own generations are kept.
+    const rows = (rowsOf.all(runId, key, prefixEnd(key)) as (TurnRow & { form: string })[]).filter(
+      (r) => turnOf(r.form, r.extId) === key,
+    );
     if (rows.length === 0) continue;
     const gens: TurnGeneration[] = rows.map((r) => ({
       id: r.id,
