@@ -113,6 +113,16 @@ describe("ingest of Inspect .eval logs", () => {
     for (const s of stored) expect(rescoreStored(s, probe)).toMatchObject({ ok: true, changed: false });
   });
 
+  it("reads its generation records again, one a line (what a re-ingest sends): the same traces, so duplicates", async () => {
+    const originals = rows("agent").map((r) => r.original);
+    const s = await ingestText(t.db, "agent.jsonl", `${originals.join("\n")}\n`, { format: "auto" });
+    expect(s.formats?.[0]).toMatchObject({
+      format: "inspect",
+      evidence: "Inspect generation records: inspect_generation beside its sample",
+    });
+    expect(s).toMatchObject({ records: 4, ingested: 0, duplicates: 4, rejected: 0 });
+  });
+
   it("a parse_error on a call is ERROR", async () => {
     const zip = await buildEvalLog([
       inspectSample({
