@@ -3,8 +3,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
-import { createIngestStore } from "../../db/queries/ingestStore";
-import { expectConsistent } from "../../db/queries/rescoreTestKit";
 import {
   buildEvalLog,
   buildZip,
@@ -12,11 +10,13 @@ import {
   inspectSample,
   withCorruptEntry,
   withMethod,
-} from "../formats/inspectTestKit";
-import { builtinProbes } from "../probe/builtin";
-import { ingestSources } from "./pipeline";
-import { rescoreStored, type StoredTrace } from "./rescore";
-import { ingestPaths, ingestText, tempDb } from "./testIngest";
+} from "../../lib/formats/inspectTestKit";
+import { ingestSources } from "../../lib/ingest/pipeline";
+import { rescoreStored, type StoredTrace } from "../../lib/ingest/rescore";
+import { ingestPaths, ingestText, tempDb } from "../../lib/ingest/testIngest";
+import { builtinProbes } from "../../lib/probe/builtin";
+import { createIngestStore } from "./ingestStore";
+import { expectConsistent } from "./rescoreTestKit";
 
 /** Inspect logs through the real store (a SQLite file): `.eval` zips built here, and the zip's failures. */
 
