@@ -123,6 +123,22 @@ describe("ingest of Inspect .eval logs", () => {
     expect(s).toMatchObject({ records: 4, ingested: 0, duplicates: 4, rejected: 0 });
   });
 
+  it("takes the probe a sample names in its metadata, and says where an unknown one was named", async () => {
+    const named = (probe: string) =>
+      inspectSample({
+        id: probe,
+        tools: [SW],
+        metadata: { assumeprobe_probe: probe },
+        generations: [{ content: "", calls: [book("UTC")] }],
+      });
+    const zip = await buildEvalLog([named("book_slot"), named("nope")]);
+    const s = await ingestText(t.db, "named.eval", zip, { format: "auto" });
+    expect(s.errors.map((e) => e.reason)).toEqual([
+      'samples/nope_epoch_1.json:events[1]: unknown probe "nope" (the sample\'s metadata assumeprobe_probe)',
+    ]);
+    expect(rows("named").map((r) => [r.ext_id, r.probe_id])).toEqual([["book_slot:1:0", "book_slot"]]);
+  });
+
   it("a parse_error on a call is ERROR", async () => {
     const zip = await buildEvalLog([
       inspectSample({

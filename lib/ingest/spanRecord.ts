@@ -90,7 +90,11 @@ export function resolveSpanProbe(
   const named = g.probe ?? given;
   if (named !== undefined) {
     const p = lookup(named);
-    return p ?? { error: `unknown probe "${named}"${g.probe !== undefined ? " (assumeprobe.probe)" : ""}` };
+    return (
+      p ?? {
+        error: `unknown probe "${named}"${g.probe !== undefined ? ` (${g.probeFrom ?? "assumeprobe.probe"})` : ""}`,
+      }
+    );
   }
   const used = new Set<string>(g.offeredTools);
   for (const c of g.toolCalls) if (typeof c.name === "string") used.add(c.name);
