@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { Generation, SpanRead } from "./generation";
 import { inspectGenerations, inspectModel, readInspectGeneration, readInspectSample } from "./inspect";
+import { BROWSER_LOG_TOOLS } from "./inspectTestKit";
 
 const gens = (r: SpanRead[] | { error: string }): Generation[] => {
   if (!Array.isArray(r)) throw new Error(r.error);
@@ -138,16 +139,7 @@ describe("readInspectSample", () => {
       g[4].text?.startsWith("The AI Security Institute (AISI) is the premier governmental organization"),
     ).toBe(true);
     expect(g[4].text).toHaveLength(1264);
-    expect(g[0].offeredTools).toEqual([
-      "web_browser_go",
-      "web_browser_click",
-      "web_browser_type_submit",
-      "web_browser_type",
-      "web_browser_scroll",
-      "web_browser_back",
-      "web_browser_forward",
-      "web_browser_refresh",
-    ]);
+    expect(g[0].offeredTools).toEqual(BROWSER_LOG_TOOLS);
     expect(g[0].startedAt).toBe("2025-05-13T00:27:38.462Z");
     expect(g[0].latencyMs).toBeCloseTo(1101.02, 1);
   });

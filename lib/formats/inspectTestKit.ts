@@ -6,6 +6,18 @@ import yazl from "yazl";
  * yazl, with the ways a zip goes wrong (a cut central directory, a corrupt or zstd entry).
  */
 
+/** The tools every model event of fixtures/inspect/browser.json offered, in its order. */
+export const BROWSER_LOG_TOOLS = [
+  "web_browser_go",
+  "web_browser_click",
+  "web_browser_type_submit",
+  "web_browser_type",
+  "web_browser_scroll",
+  "web_browser_back",
+  "web_browser_forward",
+  "web_browser_refresh",
+];
+
 export interface CallSpec {
   function: string;
   arguments: Record<string, unknown>;

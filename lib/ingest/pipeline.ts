@@ -9,11 +9,11 @@ import { Batcher } from "./batcher";
 import { InspectLogSplitter } from "./inspectSplitter";
 import { readInspectZip } from "./inspectZipSource";
 import type { PreparedError, PreparedTrace } from "./prepare";
-import { chunksOf } from "./readSource";
+import { chunksOf, fileIsZip } from "./readSource";
 import { type RecordOrigin, RecordReader } from "./records";
 import { SpanSplitter } from "./spanSplitter";
 import { DEFAULT_MAX_RECORD_BYTES, RecordSplitter, type SplitRecord } from "./splitRecords";
-import { fileIsZip, Spool } from "./spool";
+import { Spool } from "./spool";
 import { Tally } from "./tally";
 import { WHEN2CALL_RUN } from "./when2call";
 

@@ -1,4 +1,3 @@
-import { closeSync, openSync, readSync } from "node:fs";
 import { type FileHandle, mkdtemp, open, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -36,23 +35,5 @@ export class Spool {
   async remove(): Promise<void> {
     await this.close().catch(() => {});
     await rm(this.dir, { recursive: true, force: true });
-  }
-}
-
-const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
-
-/** Whether the file on disk is a zip (so it can be read in place, with no copy). */
-export function fileIsZip(path: string): boolean {
-  let fd: number;
-  try {
-    fd = openSync(path, "r");
-  } catch {
-    return false;
-  }
-  try {
-    const b = Buffer.alloc(4);
-    return readSync(fd, b, 0, 4, 0) === 4 && ZIP_MAGIC.every((x, i) => b[i] === x);
-  } finally {
-    closeSync(fd);
   }
 }

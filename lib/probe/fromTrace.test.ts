@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { inspectGenerations } from "../formats/inspect";
-import { inspectSample } from "../formats/inspectTestKit";
+import { BROWSER_LOG_TOOLS, inspectSample } from "../formats/inspectTestKit";
 import { draftFromRecord, optionalProperties, parseProbe, probeFromDraft } from "./fromTrace";
 import { rejectedWhatIf } from "./rejectedWhatIf";
 import { scheduleWindow } from "./testProbes";
@@ -206,16 +206,7 @@ describe("a probe drafted from an Inspect generation", () => {
   it("reads a real log's model event: its tools with their schemas, and its user message (an attachment) as the world", () => {
     const log = JSON.parse(readFileSync("fixtures/inspect/browser.json", "utf8"));
     const d = draftFromRecord(JSON.parse(records(log.samples[0])[1]));
-    expect(d.tools.map((t) => t.name)).toEqual([
-      "web_browser_go",
-      "web_browser_click",
-      "web_browser_type_submit",
-      "web_browser_type",
-      "web_browser_scroll",
-      "web_browser_back",
-      "web_browser_forward",
-      "web_browser_refresh",
-    ]);
+    expect(d.tools.map((t) => t.name)).toEqual(BROWSER_LOG_TOOLS);
     expect(d.tools[1].parameters).toMatchObject({ type: "object", required: ["element_id"] });
     expect(d.tools[1].description.startsWith("Click an element on the page currently displayed")).toBe(true);
     expect(d.system).toBe("");
