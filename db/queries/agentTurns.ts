@@ -63,15 +63,19 @@ function withFlag(result: string, on: boolean): string {
   return JSON.stringify({ ...score, flags });
 }
 
+/**
+ * A turn's counted generations: a seek in the turn index (db/schema.ts, `traces_turn`), whose
+ * condition this query's must repeat exactly (the forms of TURN_FORMS) for SQLite to use it.
+ */
+export const TURN_ROWS = `SELECT id, form, probe_id AS probeId, probe_version AS probeVersion, ext_id AS extId,
+       started_at AS startedAt, response, result
+     FROM traces WHERE run_id = ? AND form IN (${TURN_FORMS.map((f) => `'${f}'`).join(", ")}) AND agent_step = 0
+       AND ext_id >= ? AND ext_id < ?`;
+
 /** Decides the touched turns again; call inside the writing transaction. Returns the traces whose flag changed. */
 export function reevaluateTurns(db: Db, turns: Iterable<TouchedTurn>): number {
   const s = db.sqlite;
-  const rowsOf = s.prepare(
-    `SELECT id, form, probe_id AS probeId, probe_version AS probeVersion, ext_id AS extId,
-       started_at AS startedAt, response, result
-     FROM traces WHERE run_id = ? AND form IN (${TURN_FORMS.map((f) => `'${f}'`).join(", ")}) AND agent_step = 0
-       AND ext_id >= ? AND ext_id < ?`,
-  );
+  const rowsOf = s.prepare(TURN_ROWS);
   const setResult = s.prepare("UPDATE traces SET result = ?, agent_step = ? WHERE id = ?");
   const addTag = s.prepare(
     "INSERT OR IGNORE INTO trace_tags(run_id, tag_id, trace_id, sig) VALUES (?, ?, ?, ?)",
