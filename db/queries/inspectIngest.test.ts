@@ -93,6 +93,8 @@ describe("ingest of Inspect .eval logs", () => {
     });
     expect(JSON.parse(got[1].response).text).toBe("Done.");
     expect(got.map(labels)).toEqual(["INJECT", "DRIFT", "ASK", "INJECT"]);
+    // gpt-4o-mini answered for openai/gpt-4o-mini: the same model, no model_mismatch.
+    for (const r of got) expect(JSON.parse(r.result).flags).not.toContain("model_mismatch");
     // Each generation keeps its own model event, not the whole sample.
     const original = JSON.parse(got[1].original);
     expect(original.inspect_generation).toEqual({ index: 1, model: "openai/gpt-4o-mini" });

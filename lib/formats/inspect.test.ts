@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { isModelMismatch } from "../probe/score";
 import type { Generation, SpanRead } from "./generation";
 import { inspectGenerations, inspectModel, readInspectGeneration, readInspectSample } from "./inspect";
 import { BROWSER_LOG_TOOLS } from "./inspectTestKit";
@@ -25,7 +26,8 @@ describe("readInspectSample", () => {
       text: "Yes\n",
       toolCalls: [],
       requestModel: "ollama/gemma3",
-      responseModel: "gemma3",
+      // The provider's own name of the model, under Inspect's provider prefix.
+      responseModel: "ollama/gemma3",
     });
   });
 
@@ -124,8 +126,11 @@ describe("readInspectSample", () => {
     const log = JSON.parse(readFileSync("fixtures/inspect/browser.json", "utf8"));
     const g = gens(readInspectSample(log.samples[0], { model: inspectModel(log.eval) }));
     expect(g.map((x) => [x.traceId, x.spanId, x.requestModel, x.responseModel])).toEqual(
-      [0, 1, 2, 3, 4].map((i) => ["1:1", String(i), "openai/gpt-4o-mini", "gpt-4o-mini-2024-07-18"]),
+      [0, 1, 2, 3, 4].map((i) => ["1:1", String(i), "openai/gpt-4o-mini", "openai/gpt-4o-mini-2024-07-18"]),
     );
+    // The dated model OpenAI answered with is the model asked for: no model_mismatch.
+    expect(isModelMismatch(g[0].requestModel as string, g[0].responseModel)).toBe(false);
+    expect(isModelMismatch("openai/gpt-4o-mini", "openai/gpt-4o")).toBe(true);
     expect(g.map((x) => x.toolCalls)).toEqual([
       [{ name: "web_browser_go", arguments: { url: "https://www.aisi.gov.uk/" } }],
       [{ name: "web_browser_click", arguments: { element_id: 151 } }],

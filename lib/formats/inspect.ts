@@ -150,6 +150,18 @@ function toolsOf(e: Record<string, unknown>): string[] {
   return e.tools.flatMap((t) => (isObject(t) && typeof t.name === "string" ? [t.name] : []));
 }
 
+/**
+ * The model the response named, under the provider prefix Inspect gives the model it asked for
+ * (`openai/gpt-4o-mini` asked, `gpt-4o-mini-2024-07-18` answered: `openai/gpt-4o-mini-2024-07-18`),
+ * so `model_mismatch` compares like with like.
+ */
+function underProvider(response: string | null, request: string | null): string | null {
+  const slash = request?.indexOf("/") ?? -1;
+  if (response === null || request === null || slash <= 0) return response;
+  const provider = request.slice(0, slash + 1);
+  return response.startsWith(provider) ? response : provider + response;
+}
+
 /** The last model event of a record's sample, or null. */
 export function modelEventOf(sample: Record<string, unknown>): Record<string, unknown> | null {
   if (!Array.isArray(sample.events)) return null;
@@ -203,6 +215,7 @@ export function readInspectGeneration(rec: unknown): SpanRead {
     if (typeof out.time === "number" && Number.isFinite(out.time) && out.time >= 0)
       g.latencyMs = out.time * 1000;
   }
+  g.responseModel = underProvider(g.responseModel, g.requestModel);
   if (isObject(sample.metadata)) {
     if (sample.metadata.world_state !== undefined) {
       g.worldState = sample.metadata.world_state;
