@@ -184,4 +184,46 @@ describe("readInspectSample", () => {
         .map((generation) => ({ kind: "generation", generation })),
     );
   });
+
+  it("leaves out a model-graded scorer's calls (inside its scorer span): each real sample has one generation, the agent's", () => {
+    const log = JSON.parse(readFileSync("fixtures/inspect/security-guide.json", "utf8"));
+    const texts = log.samples.map((sample: unknown) =>
+      gens(readInspectSample(sample, { model: inspectModel(log.eval) })).map((g) => [
+        g.traceId,
+        g.spanId,
+        g.text,
+      ]),
+    );
+    expect(texts).toEqual([
+      [
+        [
+          "1:1",
+          "0",
+          "Use parameterized queries and prepared statements, sanitize inputs, and employ ORM frameworks.",
+        ],
+      ],
+      [["2:1", "0", "Use prepared statements and parameterized queries."]],
+      [
+        [
+          "3:1",
+          "0",
+          "Use Content Security Policy (CSP), validate and sanitize inputs, escape outputs, and implement secure coding practices.",
+        ],
+      ],
+    ]);
+  });
+
+  it("leaves out the model events between an older log's scorer step begin and end", () => {
+    const answer = (content: string) => ({ event: "model", output: { choices: [{ message: { content } }] } });
+    const sample = {
+      id: 1,
+      events: [
+        answer("the agent"),
+        { event: "step", action: "begin", type: "scorer", name: "model_graded_qa" },
+        answer("GRADE: C"),
+        { event: "step", action: "end", type: "scorer", name: "model_graded_qa" },
+      ],
+    };
+    expect(gens(readInspectSample(sample, { model: null })).map((g) => g.text)).toEqual(["the agent"]);
+  });
 });

@@ -88,8 +88,9 @@ export function inspectGenerations(
   };
   const records: InspectGenerationRecord[] = [];
   if (Array.isArray(sample.events)) {
+    const scorer = scorerEvents();
     sample.events.forEach((e, i) => {
-      if (isObject(e) && e.event === "model")
+      if (isObject(e) && !scorer(e) && e.event === "model")
         records.push(record(records.length, `events[${i}]`, { events: [e] }));
     });
     if (records.length > 0) return { records };
@@ -105,6 +106,34 @@ export function inspectGenerations(
       records.push(record(records.length, `messages[${i}]`, { messages: messages.slice(0, i + 1) }));
   });
   return { records };
+}
+
+const SCORER_SPANS = new Set(["scorer", "scorers"]);
+
+/**
+ * Tells, event by event in order, whether an event belongs to the sample's scoring: inside a
+ * `span_begin` of type `scorer` (its `span_id`, up its spans' `parent_id`s), or between an older
+ * log's `step` begin and end of type `scorer`. A model-graded scorer's model events are the
+ * grader's calls, not the agent's generations.
+ */
+function scorerEvents(): (e: Record<string, unknown>) => boolean {
+  const spans = new Map<string, { scorer: boolean; parent: unknown }>();
+  let steps = 0;
+  const inScorer = (id: unknown): boolean => {
+    for (let n = 0; typeof id === "string" && n < 64; n++) {
+      const s = spans.get(id);
+      if (!s) return false;
+      if (s.scorer) return true;
+      id = s.parent;
+    }
+    return false;
+  };
+  return (e) => {
+    if (e.event === "span_begin" && typeof e.id === "string")
+      spans.set(e.id, { scorer: SCORER_SPANS.has(String(e.type)), parent: e.parent_id });
+    if (e.event === "step" && SCORER_SPANS.has(String(e.type))) steps += e.action === "end" ? -1 : 1;
+    return steps > 0 || inScorer(e.span_id);
+  };
 }
 
 /** Whether a value is a generation record (told by its own fields). */
