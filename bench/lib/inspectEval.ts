@@ -65,12 +65,14 @@ export async function writeEvalLog(
   let rawBytes = 0;
   while (out.bytesWritten + out.writableLength < targetBytes) {
     const s = sample(n, rng);
-    const bytes = Buffer.from(JSON.stringify(s));
-    rawBytes += bytes.length;
+    // yazl keeps each entry's stream function to the end: it must not keep the sample's bytes.
+    const held: { bytes: Buffer | null } = { bytes: Buffer.from(JSON.stringify(s)) };
+    rawBytes += held.bytes?.length ?? 0;
     // The next entry is added once this one has been read into the zip: one sample at a time.
     await new Promise<void>((resolve) => {
       zip.addReadStreamLazy(`samples/${s.id}_epoch_${s.epoch}.json`, { compress: true, mtime }, (cb) => {
-        const r = Readable.from([bytes]);
+        const r = Readable.from([held.bytes as Buffer]);
+        held.bytes = null;
         r.on("end", () => setImmediate(resolve));
         cb(null, r);
       });
