@@ -20,6 +20,8 @@
  *   npx tsx bench/ingest.ts --gb 1                # a ~1 GB file: our peak RSS (target < 300 MB)
  *   npx tsx bench/ingest.ts --gb 1 --otlp         # and an OTLP JSON Lines file of that size: MB/s
  *                                                 # and records/s beside the JSONL's (target: within 1.5x)
+ *   npm run bench:ingest -- --eval 500            # a ~500 MB Inspect .eval log (zip): MB/s, records/s
+ *                                                 # and peak RSS (target < 300 MB)
  *
  * Files and databases go to /tmp/assumeprobe-bench/ (the generated file is reused when present).
  * The load average is printed with every figure: repeat when the 1-minute load is above ~1.5.
@@ -29,6 +31,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { traceLines } from "./lib/generate";
 import { measureWriteFloor } from "./lib/ingest-floor";
+import { writeEvalLog } from "./lib/inspectEval";
 import { otlpLinesUntil } from "./lib/otlpLines";
 import { benchDir, CLI, ensureCliBundle, fmt, load, loadIsHigh, ROOT, runNode, writeLines } from "./lib/util";
 
@@ -38,6 +41,7 @@ const { values } = parseArgs({
     repeat: { type: "string", default: "2" },
     gb: { type: "string" },
     otlp: { type: "boolean", default: false },
+    eval: { type: "string" },
     "no-baseline": { type: "boolean", default: false },
     "no-floor": { type: "boolean", default: false },
   },
@@ -110,6 +114,10 @@ const mb = (x: number | null) => (x === null ? "?" : `${fmt(x)} MB`);
 async function main(): Promise<void> {
   ensureCliBundle();
   console.log(`ingest benchmark  [${load()}]  node ${process.version}`);
+  if (values.eval) {
+    await inspectEval(Number(values.eval));
+    return;
+  }
   if (values.gb) {
     const gb = Number(values.gb);
     const file = join(benchDir(), `ingest-${gb}gb.jsonl`);
@@ -180,6 +188,21 @@ async function bigFile(file: string): Promise<{ mbps: number }> {
       `${r.rss !== null && r.rss < 300 ? "met" : "MISSED"}); database ${fmt(r.dbMb)} MB  [${load()}]`,
   );
   return { mbps };
+}
+
+/** An Inspect `.eval` log of about `mb` MB (zip bytes), generated once, ingested with no flags. */
+async function inspectEval(mb: number): Promise<void> {
+  const file = join(benchDir(), `ingest-inspect-${mb}mb.eval`);
+  if (!existsSync(file)) {
+    const t0 = performance.now();
+    const g = await writeEvalLog(file, mb * 1e6);
+    console.log(
+      `generated ${file}: ${fmt(statSync(file).size / 1e6, 1)} MB zip, ${fmt(g.samples)} samples, ` +
+        `${fmt(g.generations)} generations, ${fmt(g.rawBytes / 1e6)} MB of sample JSON, in ` +
+        `${fmt((performance.now() - t0) / 1000, 0)} s`,
+    );
+  }
+  await bigFile(file);
 }
 
 /** The write floor (bench/lib/ingest-floor.ts) against the baseline's rate. */

@@ -220,7 +220,7 @@ export const traces = sqliteTable(
      */
     index("traces_turn")
       .on(t.runId, t.extId)
-      .where(sql`${t.form} IN ('otlp', 'phoenix') AND ${t.agentStep} = 0`),
+      .where(sql`${t.form} IN ('otlp', 'phoenix', 'inspect') AND ${t.agentStep} = 0`),
   ],
 );
 

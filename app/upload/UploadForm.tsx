@@ -24,6 +24,7 @@ const FORMAT_NAMES: Record<string, string> = {
   otlp: "OTLP JSON",
   phoenix: "Phoenix spans",
   promptfoo: "promptfoo results",
+  inspect: "an Inspect AI log",
 };
 
 /** Sizes as people read them: bytes, KB below a megabyte, MB above. */
@@ -109,7 +110,7 @@ export function UploadForm({ probes, maxBytes }: { probes: string[]; maxBytes: n
               <span className="font-mono font-medium">{file.name}</span> · {size(file.size)}
             </>
           ) : (
-            "Drop a trace file here (JSONL, OTLP JSON, Phoenix spans; gzip accepted), or press to choose one"
+            "Drop a trace file here (JSONL, OTLP JSON, Phoenix spans, promptfoo results, Inspect .eval/.json; gzip accepted), or press to choose one"
           )}
         </span>
         <span className="mt-1 text-xs text-slate-500">
@@ -119,7 +120,7 @@ export function UploadForm({ probes, maxBytes }: { probes: string[]; maxBytes: n
       <input
         ref={input}
         type="file"
-        accept=".jsonl,.json,.gz,.ndjson,application/json,application/x-ndjson,application/gzip"
+        accept=".jsonl,.json,.gz,.ndjson,.eval,application/json,application/x-ndjson,application/gzip,application/zip"
         className="sr-only"
         // The drop zone above opens it: one tab stop, not a second invisible one.
         tabIndex={-1}
@@ -165,7 +166,7 @@ export function UploadForm({ probes, maxBytes }: { probes: string[]; maxBytes: n
           </select>
           <span className="mt-0.5 text-xs text-slate-500">
             for records that name no probe (default: schedule_window; OTLP and Phoenix spans, promptfoo
-            results: the probe of the tools they offer or call)
+            results, Inspect logs: the probe of the tools they offer or call)
           </span>
         </label>
         <label className="flex min-w-0 flex-col text-sm text-slate-700">
@@ -181,6 +182,7 @@ export function UploadForm({ probes, maxBytes }: { probes: string[]; maxBytes: n
             <option value="otlp">OTLP JSON (OpenTelemetry)</option>
             <option value="phoenix">Phoenix spans</option>
             <option value="promptfoo">promptfoo results (eval -o FILE.json)</option>
+            <option value="inspect">Inspect AI log (.eval or .json)</option>
             <option value="when2call">When2Call records</option>
           </select>
         </label>

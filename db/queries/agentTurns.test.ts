@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { A, agentTurnsFile, B, chatSpan, line } from "../../lib/formats/otlpTestKit";
 import { ingestText, tempDb } from "../../lib/ingest/testIngest";
 import { parseTraceFilter } from "../../lib/traceFilter";
+import { TURN_ROWS } from "./agentTurns";
 import { expectConsistent } from "./rescore/rescoreTestKit";
 import { rereadAllRuns } from "./rescore/run";
 import { getRunSummary } from "./runs";
@@ -27,6 +28,13 @@ const C = "cccccccccccccccccccccccccccccccc";
 describe("agent turns", () => {
   const t = tempDb("agentturns");
   afterAll(() => t.cleanup());
+
+  it("finds a turn's generations through the turn index, which covers every turn form", () => {
+    const plan = t.db.sqlite.prepare(`EXPLAIN QUERY PLAN ${TURN_ROWS}`).all(1, "a:", "a;") as {
+      detail: string;
+    }[];
+    expect(plan.map((p) => p.detail).join("\n")).toMatch(/USING INDEX traces_turn/);
+  });
 
   it("stores every generation; per turn the first calling the probe's tool counts, else the last", async () => {
     // Turn A: three generations, the call in the second (by start time), lines out of order.

@@ -2,7 +2,9 @@ import {
   AGENT_STEP,
   countedGenerations,
   isAgentStep,
+  TURN_FORMS,
   type TurnGeneration,
+  turnOf,
 } from "../../lib/ingest/agentTurns";
 import { probeTools } from "../../lib/ingest/spanRecord";
 import { MAX_SIGNED_TRACE_ID, tagSignature } from "../../lib/ingest/tagSignature";
@@ -61,15 +63,19 @@ function withFlag(result: string, on: boolean): string {
   return JSON.stringify({ ...score, flags });
 }
 
+/**
+ * A turn's counted generations: a seek in the turn index (db/schema.ts, `traces_turn`), whose
+ * condition this query's must repeat exactly (the forms of TURN_FORMS) for SQLite to use it.
+ */
+export const TURN_ROWS = `SELECT id, form, probe_id AS probeId, probe_version AS probeVersion, ext_id AS extId,
+       started_at AS startedAt, response, result
+     FROM traces WHERE run_id = ? AND form IN (${TURN_FORMS.map((f) => `'${f}'`).join(", ")}) AND agent_step = 0
+       AND ext_id >= ? AND ext_id < ?`;
+
 /** Decides the touched turns again; call inside the writing transaction. Returns the traces whose flag changed. */
 export function reevaluateTurns(db: Db, turns: Iterable<TouchedTurn>): number {
   const s = db.sqlite;
-  const rowsOf = s.prepare(
-    `SELECT id, probe_id AS probeId, probe_version AS probeVersion, ext_id AS extId,
-       started_at AS startedAt, response, result
-     FROM traces WHERE run_id = ? AND form IN ('otlp', 'phoenix') AND agent_step = 0
-       AND ext_id >= ? AND ext_id < ?`,
-  );
+  const rowsOf = s.prepare(TURN_ROWS);
   const setResult = s.prepare("UPDATE traces SET result = ?, agent_step = ? WHERE id = ?");
   const addTag = s.prepare(
     "INSERT OR IGNORE INTO trace_tags(run_id, tag_id, trace_id, sig) VALUES (?, ?, ?, ?)",
@@ -105,7 +111,11 @@ export function reevaluateTurns(db: Db, turns: Iterable<TouchedTurn>): number {
   };
   let changed = 0;
   for (const { runId, key } of turns) {
-    const rows = rowsOf.all(runId, key, prefixEnd(key)) as TurnRow[];
+    // The prefix also finds another turn whose key starts with this one (Inspect sample `1:1`'s
+    // epoch 2 after sample `1`'s epoch 1): only the turn's own generations are kept.
+    const rows = (rowsOf.all(runId, key, prefixEnd(key)) as (TurnRow & { form: string })[]).filter(
+      (r) => turnOf(r.form, r.extId) === key,
+    );
     if (rows.length === 0) continue;
     const gens: TurnGeneration[] = rows.map((r) => ({
       id: r.id,

@@ -271,8 +271,9 @@ export function createTraceWriter(db: Db): TraceWriter {
         const traceId = Number(info.lastInsertRowid);
         good(t, run.id);
         // A line rejected while it was still being written (the last line of a growing file) is
-        // gone once the completed line is stored.
-        if (errorSources.has(t.source)) {
+        // gone once the completed line is stored. (An Inspect sample's generations share its line:
+        // one stored says nothing of another rejected.)
+        if (errorSources.has(t.source) && t.form !== "inspect") {
           for (const id of q.dropStaleErrors.all(t.source, t.line, run.id, t.defaultRun) as (number | null)[])
             if (id !== null) touchedForErrors.add(id);
         }

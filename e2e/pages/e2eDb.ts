@@ -70,3 +70,13 @@ export function queryOne<T>(sql: string, ...args: unknown[]): T | undefined {
     db.close();
   }
 }
+
+/** Every row of a read-only query. */
+export function queryAll<T>(sql: string, ...args: unknown[]): T[] {
+  const db = openReadOnly();
+  try {
+    return db.prepare(sql).all(...args) as T[];
+  } finally {
+    db.close();
+  }
+}

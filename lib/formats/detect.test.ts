@@ -40,6 +40,18 @@ describe("detectFormat", () => {
     expect(formatOf(readFileSync("fixtures/inspect/log_streaming.eval"))).toBe("inspect");
     expect(formatOf(readFileSync("fixtures/inspect/log_read_sample.json"))).toBe("inspect");
     expect(formatOf('{"eval":{"task":"t"},"samples":[]}')).toBe("inspect");
+    const kind = (text: string | Buffer) => {
+      const d = detectFormat(readHead(typeof text === "string" ? Buffer.from(text) : text));
+      return "error" in d ? d.error : d.inspect;
+    };
+    expect(kind(readFileSync("fixtures/inspect/log_streaming.eval"))).toBe("eval");
+    expect(kind(readFileSync("fixtures/inspect/log_read_sample.json"))).toBe("log");
+    // The generation records an Inspect log is split into, one a line (a re-ingest of rejected ones).
+    expect(
+      kind('{"inspect_generation":{"index":0,"model":null},"sample":{"id":1,"epoch":1,"events":[]}}\n'),
+    ).toBe("generations");
+    // Its key alone is not enough.
+    expect(formatOf('{"inspect_generation":{"index":0}}\n')).toBe("trace");
     expect(formatOf('{"eval":{"task":"t"},"results":{}}')).toBe("trace");
     expect(formatOf('{"task":"t","samples":[]}')).toBe("trace");
   });

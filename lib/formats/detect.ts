@@ -40,6 +40,8 @@ export interface Detection {
   format: TraceFileFormat;
   /** Where Phoenix spans are. */
   layout?: PhoenixLayout;
+  /** What an Inspect source is: a `.eval` zip, a `.json` EvalLog, or generation records (JSONL). */
+  inspect?: "eval" | "log" | "generations";
   /** What in the content decided it, for messages. */
   evidence: string;
 }
@@ -95,9 +97,16 @@ export const DETECTORS: Detector[] = [
     format: "inspect",
     detect(head) {
       if (head.bytes.subarray(0, 4).equals(ZIP_MAGIC))
-        return { format: "inspect", evidence: "a zip archive (an Inspect .eval log)" };
-      return head.paths.has("eval.task") && head.paths.has("samples")
-        ? { format: "inspect", evidence: "an EvalLog: eval with task, and samples" }
+        return { format: "inspect", inspect: "eval", evidence: "a zip archive (an Inspect .eval log)" };
+      if (head.paths.has("eval.task") && head.paths.has("samples"))
+        return { format: "inspect", inspect: "log", evidence: "an EvalLog: eval with task, and samples" };
+      // The records an Inspect log is split into (lib/formats/inspect.ts), one a line: what a re-ingest sends.
+      return head.paths.has("inspect_generation.index") && head.paths.has("sample.id")
+        ? {
+            format: "inspect",
+            inspect: "generations",
+            evidence: "Inspect generation records: inspect_generation beside its sample",
+          }
         : null;
     },
   },
@@ -142,6 +151,7 @@ const FIELDS: Partial<Record<FormatChoice, string>> = {
   otlp: "resourceSpans holding scopeSpans",
   phoenix: "spans with context.span_id and span_kind",
   promptfoo: "results holding results with provider and response",
+  inspect: "a zip (.eval), or an EvalLog: eval with task, and samples",
 };
 
 /**

@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { isModelMismatch } from "../probe/score";
 import type { Generation, SpanRead } from "./generation";
-import { inspectModel, readInspectSample } from "./inspect";
+import { inspectGenerations, inspectModel, readInspectGeneration, readInspectSample } from "./inspect";
+import { BROWSER_LOG_TOOLS } from "./inspectTestKit";
 
 const gens = (r: SpanRead[] | { error: string }): Generation[] => {
   if (!Array.isArray(r)) throw new Error(r.error);
@@ -24,7 +26,8 @@ describe("readInspectSample", () => {
       text: "Yes\n",
       toolCalls: [],
       requestModel: "ollama/gemma3",
-      responseModel: "gemma3",
+      // The provider's own name of the model, under Inspect's provider prefix.
+      responseModel: "ollama/gemma3",
     });
   });
 
@@ -117,5 +120,110 @@ describe("readInspectSample", () => {
       { model: null },
     );
     expect(Array.isArray(r) && r.map((x) => x.kind)).toEqual(["generation", "error"]);
+  });
+
+  it("reads a real agent's five generations: four browser calls with their arguments, then its answer", () => {
+    const log = JSON.parse(readFileSync("fixtures/inspect/browser.json", "utf8"));
+    const g = gens(readInspectSample(log.samples[0], { model: inspectModel(log.eval) }));
+    expect(g.map((x) => [x.traceId, x.spanId, x.requestModel, x.responseModel])).toEqual(
+      [0, 1, 2, 3, 4].map((i) => ["1:1", String(i), "openai/gpt-4o-mini", "openai/gpt-4o-mini-2024-07-18"]),
+    );
+    // The dated model OpenAI answered with is the model asked for: no model_mismatch.
+    expect(isModelMismatch(g[0].requestModel as string, g[0].responseModel)).toBe(false);
+    expect(isModelMismatch("openai/gpt-4o-mini", "openai/gpt-4o")).toBe(true);
+    expect(g.map((x) => x.toolCalls)).toEqual([
+      [{ name: "web_browser_go", arguments: { url: "https://www.aisi.gov.uk/" } }],
+      [{ name: "web_browser_click", arguments: { element_id: 151 } }],
+      [{ name: "web_browser_click", arguments: { element_id: 884 } }],
+      [{ name: "web_browser_click", arguments: { element_id: 903 } }],
+      [],
+    ]);
+    expect(g.slice(0, 4).map((x) => x.text)).toEqual(["", "", "", ""]);
+    // The answer is an attachment of the sample, resolved.
+    expect(
+      g[4].text?.startsWith("The AI Security Institute (AISI) is the premier governmental organization"),
+    ).toBe(true);
+    expect(g[4].text).toHaveLength(1264);
+    expect(g[0].offeredTools).toEqual(BROWSER_LOG_TOOLS);
+    expect(g[0].startedAt).toBe("2025-05-13T00:27:38.462Z");
+    expect(g[0].latencyMs).toBeCloseTo(1101.02, 1);
+  });
+
+  it("splits a real sample into one record a generation: its own model event and the attachments it uses", () => {
+    const log = JSON.parse(readFileSync("fixtures/inspect/browser.json", "utf8"));
+    const sample = log.samples[0];
+    const split = inspectGenerations(sample, { model: "openai/gpt-4o-mini" });
+    if ("error" in split) throw new Error(split.error);
+    expect(split.records.map((r) => r.path)).toEqual([
+      "events[7]",
+      "events[16]",
+      "events[23]",
+      "events[29]",
+      "events[36]",
+    ]);
+    const first = split.records[0].value;
+    expect(first.inspect_generation).toEqual({ index: 0, model: "openai/gpt-4o-mini" });
+    expect(first.sample.events).toEqual([sample.events[7]]);
+    // The user's task and the eight tool descriptions the provider call held, not the later answer.
+    const used = Object.keys(first.sample.attachments as object);
+    expect(used).toHaveLength(9);
+    expect(used).toContain("56c151821a08a09f93e9b2f18d02cd5f");
+    expect(used).not.toContain("707c70d5b9111db606fd541158567d76");
+    expect(Object.keys(split.records[4].value.sample.attachments as object)).toContain(
+      "707c70d5b9111db606fd541158567d76",
+    );
+    // Each record costs its own generation, not the sample: together a third of one copy of it.
+    const whole = JSON.stringify(sample).length;
+    const total = split.records.reduce((n, r) => n + JSON.stringify(r.value).length, 0);
+    expect(total).toBeLessThan(whole / 3);
+    // A record read alone is the generation read from the sample.
+    const again = readInspectGeneration(JSON.parse(JSON.stringify(split.records[3].value)));
+    expect([again]).toEqual(
+      gens(readInspectSample(sample, { model: "openai/gpt-4o-mini" }))
+        .slice(3, 4)
+        .map((generation) => ({ kind: "generation", generation })),
+    );
+  });
+
+  it("leaves out a model-graded scorer's calls (inside its scorer span): each real sample has one generation, the agent's", () => {
+    const log = JSON.parse(readFileSync("fixtures/inspect/security-guide.json", "utf8"));
+    const texts = log.samples.map((sample: unknown) =>
+      gens(readInspectSample(sample, { model: inspectModel(log.eval) })).map((g) => [
+        g.traceId,
+        g.spanId,
+        g.text,
+      ]),
+    );
+    expect(texts).toEqual([
+      [
+        [
+          "1:1",
+          "0",
+          "Use parameterized queries and prepared statements, sanitize inputs, and employ ORM frameworks.",
+        ],
+      ],
+      [["2:1", "0", "Use prepared statements and parameterized queries."]],
+      [
+        [
+          "3:1",
+          "0",
+          "Use Content Security Policy (CSP), validate and sanitize inputs, escape outputs, and implement secure coding practices.",
+        ],
+      ],
+    ]);
+  });
+
+  it("leaves out the model events between an older log's scorer step begin and end", () => {
+    const answer = (content: string) => ({ event: "model", output: { choices: [{ message: { content } }] } });
+    const sample = {
+      id: 1,
+      events: [
+        answer("the agent"),
+        { event: "step", action: "begin", type: "scorer", name: "model_graded_qa" },
+        answer("GRADE: C"),
+        { event: "step", action: "end", type: "scorer", name: "model_graded_qa" },
+      ],
+    };
+    expect(gens(readInspectSample(sample, { model: null })).map((g) => g.text)).toEqual(["the agent"]);
   });
 });

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { countedGenerations, isAgentStep, type TurnGeneration, turnOf } from "./agentTurns";
+import { countedGenerations, isAgentStep, type TurnGeneration, turnOf, turnOrder } from "./agentTurns";
 
 const gen = (id: number, over: Partial<TurnGeneration> = {}): TurnGeneration => ({
   id,
@@ -76,6 +76,21 @@ describe("turnOf", () => {
     expect(turnOf("phoenix", "abc:def")).toBe("abc:");
     expect(turnOf("trace", "abc:def")).toBeNull();
     expect(turnOf("otlp", null)).toBeNull();
+  });
+
+  it("is the sample and epoch of an Inspect generation; a promptfoo result is no turn's", () => {
+    expect(turnOf("inspect", "task-7:2:11")).toBe("task-7:2:");
+    expect(turnOf("inspect", "a:b:1:0")).toBe("a:b:1:");
+    expect(turnOf("promptfoo", "r1:x")).toBeNull();
+  });
+});
+
+describe("turnOrder", () => {
+  it("orders an Inspect sample's generations with no start time by their index as a number", () => {
+    const turn = [2, 10, 9, 1].map((i) => gen(i, { spanId: String(i), startedAt: null }));
+    // No call: the last generation (index 10) counts, not the last as text ("9").
+    expect(countedGenerations(turn)).toEqual(new Set([10]));
+    expect([...turn].sort(turnOrder).map((g) => g.spanId)).toEqual(["1", "2", "9", "10"]);
   });
 });
 

@@ -1,5 +1,3 @@
-import { isSpanForm } from "./spanRecord";
-
 /**
  * Agent turns (DESIGN.md, "Traces from other tools"): an agent answers one request with several
  * model generations (call a tool, read its result, answer). Every generation is stored as a trace
@@ -8,14 +6,20 @@ import { isSpanForm } from "./spanRecord";
 export const AGENT_STEP = "agent_step";
 
 /**
+ * The forms whose traces are generations of agent turns (a promptfoo result is a test case of its
+ * own, never a step of a turn). The store's turn index (db/schema.ts, `traces_turn`) holds the
+ * traces of exactly these forms: a form added here needs a migration that adds it there.
+ */
+export const TURN_FORMS = ["otlp", "phoenix", "inspect"] as const;
+
+/**
  * The turn a stored trace belongs to, or null for a trace that is a turn of its own. OTLP and
- * Phoenix: the OTLP trace id (a span's `ext_id` is `traceId:spanId`). Inspect samples and
- * Langfuse traces add their rule here; the store finds a turn's traces by this key as a prefix of
- * their `ext_id`, so a format's key must be one.
+ * Phoenix: the OTLP trace id (a span's `ext_id` is `traceId:spanId`); Inspect: the sample and its
+ * epoch (`id:epoch:index`). The store finds a turn's traces by this key as a prefix of their
+ * `ext_id`, so a format's key must be one.
  */
 export function turnOf(form: string, extId: string | null): string | null {
-  // A promptfoo result is a test case of its own, never a step of an agent's turn.
-  if (extId === null || !isSpanForm(form) || form === "promptfoo") return null;
+  if (extId === null || !(TURN_FORMS as readonly string[]).includes(form)) return null;
   const colon = extId.lastIndexOf(":");
   return colon > 0 ? extId.slice(0, colon + 1) : null;
 }
@@ -37,7 +41,7 @@ export interface TurnGeneration {
 
 /**
  * The order of a turn's generations: by start time (a generation with none after those with
- * one), then by span id. It depends on nothing but the generations, never on the order a file
+ * one), then by span id (an index by its number). It depends on nothing but the generations, never on the order a file
  * or the ingest batches gave them.
  */
 export function turnOrder(a: TurnGeneration, b: TurnGeneration): number {
@@ -49,7 +53,16 @@ export function turnOrder(a: TurnGeneration, b: TurnGeneration): number {
     if (!Number.isNaN(ta) && !Number.isNaN(tb) && ta !== tb) return ta - tb;
     if (a.startedAt !== b.startedAt) return a.startedAt < b.startedAt ? -1 : 1;
   }
-  return a.spanId < b.spanId ? -1 : a.spanId > b.spanId ? 1 : a.id - b.id;
+  const order = spanOrder(a.spanId, b.spanId);
+  return order !== 0 ? order : a.id - b.id;
+}
+
+const DIGITS = /^\d+$/;
+
+/** Span ids in order: as text, but an index (an Inspect generation's `9` before `10`) as a number. */
+function spanOrder(a: string, b: string): number {
+  if (a.length !== b.length && DIGITS.test(a) && DIGITS.test(b)) return a.length - b.length;
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**

@@ -6,11 +6,14 @@ import { redactResultBytes, selectPromptfooResult } from "../formats/promptfoo";
 import type { Lexicon } from "../lexicon/lexicon";
 import type { Probe } from "../probe/schema";
 import { Batcher } from "./batcher";
+import { InspectLogSplitter } from "./inspectSplitter";
+import { readInspectZip } from "./inspectZipSource";
 import type { PreparedError, PreparedTrace } from "./prepare";
-import { chunksOf } from "./readSource";
+import { chunksOf, fileIsZip } from "./readSource";
 import { type RecordOrigin, RecordReader } from "./records";
 import { SpanSplitter } from "./spanSplitter";
 import { DEFAULT_MAX_RECORD_BYTES, RecordSplitter, type SplitRecord } from "./splitRecords";
+import { Spool } from "./spool";
 import { Tally } from "./tally";
 import { WHEN2CALL_RUN } from "./when2call";
 
@@ -45,6 +48,8 @@ export interface IngestSource {
   /** The source name used in record identity. */
   name: string;
   stream: Readable;
+  /** The file on disk, when the source is one: a zip (an Inspect `.eval`) is read there, in place. */
+  path?: string;
   /** Bytes, when known, for progress. */
   size?: number;
 }
@@ -222,6 +227,12 @@ function firstLineWhole(head: Buffer[]): boolean {
   }
 }
 
+/** An Inspect `.eval` zip being read: `on` once told, its spool when it comes from a stream. */
+interface ZipRead {
+  on: boolean;
+  spool: Spool | null;
+}
+
 /** How a source's bytes become records: JSONL lines, or the spans of an OTLP or Phoenix document. */
 interface Splitter {
   push(chunk: Buffer): SplitRecord[];
@@ -273,18 +284,24 @@ async function readSource(
   const head: Buffer[] = [];
   let headBytes = 0;
   let refused: string | null = null;
+  // An Inspect `.eval` zip is read from its end: from the file itself, or from a spool of the stream.
+  const zip: ZipRead = { on: false, spool: null };
   const decide = (): Splitter | null => {
     const chosen = chooseFormat(options.format, readHead(Buffer.concat(head)));
     if ("error" in chosen) {
       refused = chosen.error;
       return null;
     }
-    if (chosen.format === "inspect") {
-      refused = `it is an Inspect AI log (${chosen.evidence}), which this version recognises but does not read yet`;
-      return null;
-    }
     at.format = chosen.format;
     tally.format(src.file, chosen.format, chosen.evidence);
+    if (chosen.format === "inspect") {
+      if (chosen.inspect === "eval") {
+        zip.on = true;
+        return null;
+      }
+      if (chosen.inspect === "log")
+        return new InspectLogSplitter(maxBytes, options.model, () => tally.skipped());
+    }
     if (chosen.format === "otlp") return new SpanSplitter(selectOtlpSpan, maxBytes);
     if (chosen.format === "phoenix")
       return new SpanSplitter(selectPhoenixSpan(chosen.layout ?? "lines"), maxBytes);
@@ -292,22 +309,65 @@ async function readSource(
       return new SpanSplitter(selectPromptfooResult, maxBytes, redactResultBytes);
     return new RecordSplitter(maxBytes);
   };
-  for await (const chunk of chunksOf(src, read)) {
-    bytes += chunk.length;
-    if (splitter === null) {
-      head.push(Buffer.from(chunk));
-      headBytes += chunk.length;
-      if (headBytes < SNIFF_BYTES && !firstLineWhole(head)) continue;
-      splitter = decide();
-      if (splitter === null) break;
-      for (const h of head.splice(0)) await take(splitter.push(h));
-      continue;
+  /** A zip from a stream is spooled to a temporary file; one on disk is read in place (false: stop reading the stream). */
+  const spoolZip = async (): Promise<boolean> => {
+    if (src.path !== undefined && fileIsZip(src.path)) return false;
+    const spool = await Spool.create();
+    zip.spool = spool;
+    for (const h of head.splice(0)) await spool.write(h);
+    return true;
+  };
+  const readZip = async (): Promise<SourceFailure | undefined> => {
+    await zip.spool?.close();
+    const stopped = read.failure;
+    const failed = await readInspectZip(zip.spool?.path ?? (src.path as string), {
+      file: src.file,
+      maxBytes,
+      model: options.model,
+      take,
+      skip: () => tally.skipped(),
+      read: (n) => {
+        bytes = n;
+        progress();
+      },
+      stopped: stopped?.message,
+    });
+    if (failed) tally.unreadable(failed);
+    await batch.flush();
+    await batch.drain();
+    progress();
+    return failed;
+  };
+  try {
+    for await (const chunk of chunksOf(src, read)) {
+      bytes += chunk.length;
+      if (zip.spool) {
+        await zip.spool.write(chunk);
+        continue;
+      }
+      if (splitter === null) {
+        head.push(Buffer.from(chunk));
+        headBytes += chunk.length;
+        if (headBytes < SNIFF_BYTES && !firstLineWhole(head)) continue;
+        splitter = decide();
+        if (zip.on) {
+          if (await spoolZip()) continue;
+          break;
+        }
+        if (splitter === null) break;
+        for (const h of head.splice(0)) await take(splitter.push(h));
+        continue;
+      }
+      await take(splitter.push(chunk));
     }
-    await take(splitter.push(chunk));
-  }
-  if (splitter === null && refused === null) {
-    splitter = decide();
-    if (splitter !== null) for (const h of head.splice(0)) await take(splitter.push(h));
+    if (splitter === null && refused === null && !zip.on) {
+      splitter = decide();
+      if (zip.on) await spoolZip();
+      if (splitter !== null) for (const h of head.splice(0)) await take(splitter.push(h));
+    }
+    if (zip.on) return await readZip();
+  } finally {
+    await zip.spool?.remove();
   }
   if (splitter === null) {
     const failed: SourceFailure = { file: src.file, reason: refused ?? "unreadable", lines: 0, unread: true };

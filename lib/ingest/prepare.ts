@@ -95,6 +95,10 @@ export function recordIdentity(extId: string | null, source: string, line: numbe
 
 const MAX_ERROR_RAW = 64 * 1024;
 
+/**
+ * A rejected record, its text cut to MAX_ERROR_RAW; `whole`: kept whole (a record no probe matched,
+ * which is within the record limit and which "make a probe" drafts from and ingests again).
+ */
 export function prepareError(
   defaultRun: string,
   file: string,
@@ -102,9 +106,12 @@ export function prepareError(
   line: number,
   reason: string,
   bytes: Buffer,
+  whole = false,
 ): PreparedError {
   const raw =
-    bytes.length > MAX_ERROR_RAW ? bytes.subarray(0, MAX_ERROR_RAW).toString("utf8") : bytes.toString("utf8");
+    bytes.length > MAX_ERROR_RAW && !whole
+      ? bytes.subarray(0, MAX_ERROR_RAW).toString("utf8")
+      : bytes.toString("utf8");
   return { defaultRun, file, source, line, reason, raw, hash: recordHash(bytes) };
 }
 

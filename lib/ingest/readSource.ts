@@ -126,12 +126,30 @@ export function maybeGunzip(input: Readable): Readable {
   return out;
 }
 
+/** A file's first `n` bytes (fewer when it is shorter). */
+function fileHead(path: string, n: number): Buffer {
+  const head = Buffer.alloc(n);
+  const fd = openSync(path, "r");
+  try {
+    return head.subarray(0, readSync(fd, head, 0, n, 0));
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** The size of a file on disk (null for stdin or a gzip file, whose content size is unknown). */
 export function sourceSize(path: string): number | null {
   if (path === "-") return null;
-  const head = Buffer.alloc(2);
-  const fd = openSync(path, "r");
-  const n = readSync(fd, head, 0, 2, 0);
-  closeSync(fd);
-  return isGzipMagic(head.subarray(0, n)) ? null : statSync(path).size;
+  return isGzipMagic(fileHead(path, 2)) ? null : statSync(path).size;
+}
+
+const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+
+/** Whether the file on disk is a zip, so it can be read in place (an Inspect `.eval`), with no copy. */
+export function fileIsZip(path: string): boolean {
+  try {
+    return fileHead(path, 4).equals(ZIP_MAGIC);
+  } catch {
+    return false;
+  }
 }

@@ -108,7 +108,8 @@ export class RecordReader {
     }
   }
 
-  reject(at: RecordOrigin, rec: SplitRecord, why: string): void {
+  /** `whole`: the record's text is kept whole (no probe matched it: a probe can be made from it). */
+  reject(at: RecordOrigin, rec: SplitRecord, why: string, whole = false): void {
     const { src, defaultRun } = at;
     this.tally.summary.rejected++;
     // A span's reason names where it is in its line or document.
@@ -119,7 +120,10 @@ export class RecordReader {
       reason,
     };
     if (rec.path !== undefined) listed.path = rec.path;
-    this.batch.addError(prepareError(defaultRun, src.file, src.name, rec.line, reason, rec.bytes), listed);
+    this.batch.addError(
+      prepareError(defaultRun, src.file, src.name, rec.line, reason, rec.bytes, whole),
+      listed,
+    );
   }
 
   /**
@@ -148,7 +152,7 @@ export class RecordReader {
         return this.allProbes;
       },
     );
-    if ("error" in probe) return this.reject(at, rec, probe.error);
+    if ("error" in probe) return this.reject(at, rec, probe.error, true);
     const model = parts.model ?? this.options.model ?? "unknown";
     const record: TraceRecord = {
       form,

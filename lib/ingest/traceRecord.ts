@@ -29,7 +29,8 @@ export type RecordForm =
   | "payload"
   | "otlp"
   | "phoenix"
-  | "promptfoo";
+  | "promptfoo"
+  | "inspect";
 
 const LabelNameSchema = z
   .string()

@@ -1,4 +1,7 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { inspectGenerations } from "../formats/inspect";
+import { BROWSER_LOG_TOOLS, inspectSample } from "../formats/inspectTestKit";
 import { draftFromRecord, optionalProperties, parseProbe, probeFromDraft } from "./fromTrace";
 import { rejectedWhatIf } from "./rejectedWhatIf";
 import { scheduleWindow } from "./testProbes";
@@ -189,5 +192,65 @@ describe("rejectedWhatIf", () => {
       ],
     );
     expect(w.matchedIds).toEqual([7]);
+  });
+});
+
+describe("a probe drafted from an Inspect generation", () => {
+  /** The generation records (what an ingest keeps and rejects) of a sample, as their text. */
+  const records = (sample: unknown) => {
+    const r = inspectGenerations(sample, { model: "openai/gpt-4o-mini" });
+    if ("error" in r) throw new Error(r.error);
+    return r.records.map((x) => JSON.stringify(x.value));
+  };
+
+  it("reads a real log's model event: its tools with their schemas, and its user message (an attachment) as the world", () => {
+    const log = JSON.parse(readFileSync("fixtures/inspect/browser.json", "utf8"));
+    const d = draftFromRecord(JSON.parse(records(log.samples[0])[1]));
+    expect(d.tools.map((t) => t.name)).toEqual(BROWSER_LOG_TOOLS);
+    expect(d.tools[1].parameters).toMatchObject({ type: "object", required: ["element_id"] });
+    expect(d.tools[1].description.startsWith("Click an element on the page currently displayed")).toBe(true);
+    expect(d.system).toBe("");
+    expect(d.user).toBe(
+      "Use the web browser tool to navigate to https://www.aisi.gov.uk/. Then, see if you can find a page on the site that describes the work of the UK AISI. Then, summarize this work in two paragraphs.",
+    );
+  });
+
+  it("makes a probe whose what-if scores the sample's rejected generations", () => {
+    const sample = inspectSample({
+      id: "s1",
+      system: "You reserve tables.",
+      user: "Reserve a table for 4 at 19:00.",
+      tools: [{ name: "reserve_table", required: ["time"], optional: ["party_size", "area"] }],
+      generations: [
+        {
+          content: "",
+          calls: [{ function: "reserve_table", arguments: { time: "19:00", party_size: "4" } }],
+        },
+        {
+          content: "",
+          calls: [{ function: "reserve_table", arguments: { time: "19:00", area: "terrace" } }],
+        },
+        { content: "Which area would you like?" },
+      ],
+    });
+    const raws = records(sample);
+    const d = draftFromRecord(JSON.parse(raws[0]));
+    expect(d).toMatchObject({ system: "You reserve tables.", user: "Reserve a table for 4 at 19:00." });
+    expect(optionalProperties(d.tools[0])).toEqual(["party_size", "area"]);
+    const made = probeFromDraft(d, {
+      id: "reserve_table",
+      tool: "reserve_table",
+      fields: ["area"],
+      hidden: { area: "window" },
+    });
+    if (!made.ok) throw new Error(made.error);
+    const w = rejectedWhatIf(
+      made.probe,
+      [scheduleWindow()],
+      raws.map((raw, i) => ({ id: i + 1, raw })),
+    );
+    expect(w).toMatchObject({ tried: 3, matched: 3, matchedIds: [1, 2, 3] });
+    // No area given is OMIT, the terrace the model made up is INJECT, the question is ASK.
+    expect(w.labels).toEqual({ area: { OMIT: 1, INJECT: 1, ASK: 1 } });
   });
 });

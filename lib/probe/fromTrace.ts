@@ -1,5 +1,6 @@
 import { decodeKeyValues } from "../formats/anyValue";
 import { flattenAttributes, indexesUnder, jsonValue } from "../formats/attributes";
+import { isInspectGeneration, modelEventOf } from "../formats/inspect";
 import { isObject } from "../isObject";
 import { describeIssues, type Probe, ProbeSchema, type Tool } from "./schema";
 
@@ -106,12 +107,37 @@ function pushTool(tools: Tool[], t: Tool | null) {
 }
 
 /**
- * A draft from a record's parsed value: an OTLP span (`attributes` as `{key, value}`), a request
- * body (`tools` and `messages`, OpenAI or Anthropic, `system` beside them), or one under `request`.
+ * The request of an Inspect generation record (lib/formats/inspect.ts): its model event's `tools`
+ * and `input` messages (else the sample's messages before the answer), `attachment://` resolved.
+ */
+function fromInspect(sample: Record<string, unknown>): ProbeDraft {
+  const attachments = isObject(sample.attachments) ? sample.attachments : {};
+  const resolve = (v: unknown): unknown => {
+    if (typeof v === "string" && v.startsWith("attachment://")) {
+      const a = attachments[v.slice(13)];
+      return typeof a === "string" ? a : v;
+    }
+    if (Array.isArray(v)) return v.map((p) => (isObject(p) ? { ...p, text: resolve(p.text) } : p));
+    return v;
+  };
+  const event = modelEventOf(sample);
+  const tools: Tool[] = [];
+  if (event && Array.isArray(event.tools)) for (const d of event.tools) pushTool(tools, toolOf(d));
+  const input = event ? event.input : sample.messages;
+  const list = Array.isArray(input) ? input : [];
+  const messages = messagesOf(list.map((m) => (isObject(m) ? { ...m, content: resolve(m.content) } : m)));
+  return { tools, ...world(messages, "") };
+}
+
+/**
+ * A draft from a record's parsed value: an OTLP span (`attributes` as `{key, value}`), an Inspect
+ * generation record, a request body (`tools` and `messages`, OpenAI or Anthropic, `system` beside
+ * them), or one under `request`.
  */
 export function draftFromRecord(value: unknown): ProbeDraft {
   if (isObject(value) && Array.isArray(value.attributes) && (value.spanId ?? value.span_id) !== undefined)
     return fromSpan(value);
+  if (isInspectGeneration(value)) return fromInspect(value.sample);
   const req = isObject(value) && isObject(value.request) ? value.request : value;
   if (!isObject(req)) return { tools: [], system: "", user: "" };
   const tools: Tool[] = [];

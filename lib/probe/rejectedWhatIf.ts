@@ -1,3 +1,4 @@
+import { isInspectGeneration } from "../formats/inspect";
 import { readSpan, resolveSpanProbe, type SpanForm, spanParts } from "../ingest/spanRecord";
 import { isObject } from "../isObject";
 import type { Label, Probe } from "./schema";
@@ -70,9 +71,10 @@ export function rejectedWhatIf(probe: Probe, stored: Probe[], records: RejectedR
   return out;
 }
 
-/** The span format of a record's value, told by its own fields (an OTLP span, a Phoenix span); null for our records. */
+/** The span format of a record's value, told by its own fields (an OTLP span, a Phoenix span, an Inspect generation record); null for our records. */
 export function spanFormOf(value: unknown): SpanForm | null {
   if (!isObject(value)) return null;
+  if (isInspectGeneration(value)) return "inspect";
   if (isObject(value.context) && value.span_kind !== undefined) return "phoenix";
   if ((value.spanId ?? value.span_id) !== undefined && (value.traceId ?? value.trace_id) !== undefined)
     return "otlp";

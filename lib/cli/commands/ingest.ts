@@ -27,7 +27,7 @@ export function registerIngest(program: Command): void {
   program
     .command("ingest")
     .description(
-      "Store traces (JSONL trace records, OTLP JSON, Phoenix spans; gzip accepted, - for stdin) in the database, scored.",
+      "Store traces (JSONL trace records, OTLP JSON, Phoenix spans, promptfoo results, Inspect AI .eval/.json logs; gzip accepted, - for stdin) in the database, scored.",
     )
     .argument("<files...>", "trace files")
     .option("--probe <id>", "probe for records that name none (default: schedule_window)")
@@ -71,6 +71,8 @@ export async function runIngest(files: string[], opts: IngestOptions): Promise<n
     // Reports name standard input as its source name does.
     file: f === "-" ? "stdin" : f,
     name: sourceName(f),
+    // A zip (an Inspect .eval log) is read in place; standard input's is spooled first.
+    ...(f === "-" ? {} : { path: f }),
     get stream() {
       return openSource(f);
     },
