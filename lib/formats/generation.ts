@@ -33,7 +33,14 @@ export interface Generation {
   probeFrom?: string | null;
 }
 
-export type AttributeStyle = "genai" | "legacy" | "openinference" | "payload" | "promptfoo" | "none";
+export type AttributeStyle =
+  | "genai"
+  | "legacy"
+  | "openinference"
+  | "payload"
+  | "promptfoo"
+  | "langfuse"
+  | "none";
 
 /** What a span is: a generation, another span (skipped and counted), or one that cannot be read. */
 export type SpanRead =

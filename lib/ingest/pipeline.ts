@@ -1,5 +1,6 @@
 import type { Readable } from "node:stream";
 import { chooseFormat, type FormatChoice, readHead, SNIFF_BYTES } from "../formats/detect";
+import { selectLangfuseObservation } from "../formats/langfuse";
 import { selectOtlpSpan } from "../formats/otlp";
 import { selectPhoenixSpan } from "../formats/phoenix";
 import { redactResultBytes, selectPromptfooResult } from "../formats/promptfoo";
@@ -290,6 +291,8 @@ async function readSource(
       return new SpanSplitter(selectPhoenixSpan(chosen.layout ?? "lines"), maxBytes);
     if (chosen.format === "promptfoo")
       return new SpanSplitter(selectPromptfooResult, maxBytes, redactResultBytes);
+    if (chosen.format === "langfuse")
+      return new SpanSplitter(selectLangfuseObservation(chosen.observations ?? "lines"), maxBytes);
     return new RecordSplitter(maxBytes);
   };
   for await (const chunk of chunksOf(src, read)) {

@@ -29,7 +29,8 @@ export type RecordForm =
   | "payload"
   | "otlp"
   | "phoenix"
-  | "promptfoo";
+  | "promptfoo"
+  | "langfuse";
 
 const LabelNameSchema = z
   .string()
