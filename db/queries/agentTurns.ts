@@ -2,6 +2,7 @@ import {
   AGENT_STEP,
   countedGenerations,
   isAgentStep,
+  TURN_FORMS,
   type TurnGeneration,
 } from "../../lib/ingest/agentTurns";
 import { probeTools } from "../../lib/ingest/spanRecord";
@@ -61,15 +62,20 @@ function withFlag(result: string, on: boolean): string {
   return JSON.stringify({ ...score, flags });
 }
 
+/**
+ * A turn's counted generations (run, ext_id from, ext_id before): its form list is the turn
+ * index's condition word for word, so SQLite reads the index (a partial index serves a query
+ * whose WHERE holds its condition).
+ */
+export const TURN_ROWS_SQL = `SELECT id, probe_id AS probeId, probe_version AS probeVersion, ext_id AS extId,
+       started_at AS startedAt, response, result
+     FROM traces WHERE run_id = ? AND form IN (${TURN_FORMS.map((f) => `'${f}'`).join(", ")}) AND agent_step = 0
+       AND ext_id >= ? AND ext_id < ?`;
+
 /** Decides the touched turns again; call inside the writing transaction. Returns the traces whose flag changed. */
 export function reevaluateTurns(db: Db, turns: Iterable<TouchedTurn>): number {
   const s = db.sqlite;
-  const rowsOf = s.prepare(
-    `SELECT id, probe_id AS probeId, probe_version AS probeVersion, ext_id AS extId,
-       started_at AS startedAt, response, result
-     FROM traces WHERE run_id = ? AND form IN ('otlp', 'phoenix') AND agent_step = 0
-       AND ext_id >= ? AND ext_id < ?`,
-  );
+  const rowsOf = s.prepare(TURN_ROWS_SQL);
   const setResult = s.prepare("UPDATE traces SET result = ?, agent_step = ? WHERE id = ?");
   const addTag = s.prepare(
     "INSERT OR IGNORE INTO trace_tags(run_id, tag_id, trace_id, sig) VALUES (?, ?, ?, ?)",

@@ -8,14 +8,20 @@ import { isSpanForm } from "./spanRecord";
 export const AGENT_STEP = "agent_step";
 
 /**
+ * The forms whose traces are generations of agent turns. The store's turn index (db/schema.ts,
+ * `traces_turn`) covers exactly these forms: a form added here needs it widened by a migration.
+ */
+export const TURN_FORMS = ["otlp", "phoenix", "langfuse", "inspect"] as const;
+
+/**
  * The turn a stored trace belongs to, or null for a trace that is a turn of its own. OTLP and
- * Phoenix: the OTLP trace id (a span's `ext_id` is `traceId:spanId`). Inspect samples and
- * Langfuse traces add their rule here; the store finds a turn's traces by this key as a prefix of
- * their `ext_id`, so a format's key must be one.
+ * Phoenix: the OTLP trace id (a span's `ext_id` is `traceId:spanId`); Langfuse: the trace id (an
+ * observation's is `traceId:observationId`). Inspect samples add their rule here; the store finds a
+ * turn's traces by this key as a prefix of their `ext_id`, so a format's key must be one.
  */
 export function turnOf(form: string, extId: string | null): string | null {
   // A promptfoo result is a test case of its own, never a step of an agent's turn.
-  if (extId === null || !isSpanForm(form) || form === "promptfoo") return null;
+  if (extId === null || !isSpanForm(form) || !(TURN_FORMS as readonly string[]).includes(form)) return null;
   const colon = extId.lastIndexOf(":");
   return colon > 0 ? extId.slice(0, colon + 1) : null;
 }
