@@ -392,6 +392,9 @@ describe("telling a Langfuse export", () => {
       format: "trace",
     });
     expect(detectFormat(head('{"id":"o","type":"GENERATION"}'))).toMatchObject({ format: "trace" });
+    // Our own records with a Langfuse export among them: our records, the export one rejected record.
+    const mixed = `{"response":{"text":"hi"}}\n{"trace":{},"observations":[{"traceId":"t","type":"GENERATION"}]}\n`;
+    expect(detectFormat(head(mixed))).toMatchObject({ format: "trace" });
   });
 
   it("refuses --format langfuse on content that is another format's, or none", () => {

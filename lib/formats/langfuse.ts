@@ -1,7 +1,7 @@
 import { isObject } from "../isObject";
 import { flattenAttributes, jsonValue, str } from "./attributes";
 import type { Generation, SpanRead } from "./generation";
-import type { Frame } from "./jsonScanner";
+import type { Frame, ScannerOptions } from "./jsonScanner";
 import { readLangfuseOutput } from "./langfuseOutput";
 import { langfuseToolDefinitions, toolNameOf } from "./langfuseTools";
 import { modelsOf } from "./styles";
@@ -34,9 +34,12 @@ const LAYOUTS: [LangfuseLayout, string][] = [
 
 /**
  * The layout of a file's observations from its head, when it holds observations: `type` (one of
- * Langfuse's observation types) beside `traceId`; null otherwise.
+ * Langfuse's observation types) beside `traceId`; null otherwise. A head that also holds our own
+ * records (`response` or `raw` at the top) is our records: a Langfuse export among them is one
+ * record that is rejected, naming what it holds.
  */
 export function langfuseLayout(paths: Set<string>, bytes: Buffer): LangfuseLayout | null {
+  if (paths.has("response") || paths.has("raw")) return null;
   for (const [layout, prefix] of LAYOUTS) {
     if (!paths.has(`${prefix}traceId`) || !paths.has(`${prefix}type`)) continue;
     // The type's value, not only its key: a `type` key is everywhere.
@@ -56,11 +59,12 @@ export function selectLangfuseObservation(layout: LangfuseLayout): (stack: reado
   return (s) => s.length === 2 && s[0].type === "o" && s[0].key === layout && s[1].type === "a";
 }
 
-/** Where a top-level value holds its observations (null: it is one), for a value that holds none to be reported. */
-export function langfuseContainer(layout: LangfuseLayout): ((stack: readonly Frame[]) => boolean) | null {
-  if (layout === "lines") return null;
-  if (layout === "array") return (s) => s.length === 1 && s[0].type === "a";
-  return (s) => s.length === 2 && s[0].type === "o" && s[0].key === layout && s[1].type === "a";
+/** Where each top-level value holds its observations (none one a line: each line is one), for JsonScanner's expect. */
+export function langfuseHolds(layout: LangfuseLayout): ScannerOptions["expect"] {
+  if (layout === "lines") return undefined;
+  if (layout === "array")
+    return { holds: (s) => s.length === 1 && s[0].type === "a", what: "array of observations" };
+  return { holds: selectLangfuseObservation(layout), what: layout };
 }
 
 function isoTime(v: unknown): string | undefined {
