@@ -1,6 +1,6 @@
 import { isObject } from "../isObject";
 import type { SpanRead } from "./generation";
-import type { Frame } from "./jsonScanner";
+import type { Frame, ScannerOptions } from "./jsonScanner";
 import { generationOf } from "./spanGeneration";
 
 /**
@@ -19,6 +19,14 @@ export function selectPhoenixSpan(layout: PhoenixLayout): (stack: readonly Frame
   if (layout === "lines") return (s) => s.length === 0;
   if (layout === "array") return (s) => s.length === 1 && s[0].type === "a";
   return (s) => s.length === 2 && s[0].type === "o" && s[0].key === "data" && s[1].type === "a";
+}
+
+/** Where each top-level value holds its spans (none for spans one a line: each line is one), for JsonScanner's expect. */
+export function phoenixHolds(layout: PhoenixLayout): ScannerOptions["expect"] {
+  if (layout === "lines") return undefined;
+  if (layout === "array")
+    return { holds: (s) => s.length === 1 && s[0].type === "a", what: "array of spans" };
+  return { holds: (s) => s.length === 2 && s[0].key === "data" && s[1].type === "a", what: "data" };
 }
 
 function isoTime(v: unknown): string | undefined {

@@ -1,9 +1,9 @@
 import type { Readable } from "node:stream";
 import { chooseFormat, type FormatChoice, readHead, SNIFF_BYTES } from "../formats/detect";
-import { selectLangfuseObservation } from "../formats/langfuse";
-import { selectOtlpSpan } from "../formats/otlp";
-import { selectPhoenixSpan } from "../formats/phoenix";
-import { redactResultBytes, selectPromptfooResult } from "../formats/promptfoo";
+import { langfuseHolds, selectLangfuseObservation } from "../formats/langfuse";
+import { OTLP_HOLDS, selectOtlpSpan } from "../formats/otlp";
+import { phoenixHolds, selectPhoenixSpan } from "../formats/phoenix";
+import { PROMPTFOO_HOLDS, redactResultBytes, selectPromptfooResult } from "../formats/promptfoo";
 import type { Lexicon } from "../lexicon/lexicon";
 import type { Probe } from "../probe/schema";
 import { Batcher } from "./batcher";
@@ -286,13 +286,18 @@ async function readSource(
     }
     at.format = chosen.format;
     tally.format(src.file, chosen.format, chosen.evidence);
-    if (chosen.format === "otlp") return new SpanSplitter(selectOtlpSpan, maxBytes);
-    if (chosen.format === "phoenix")
-      return new SpanSplitter(selectPhoenixSpan(chosen.layout ?? "lines"), maxBytes);
+    // Each with where its values hold their spans: a value that holds none is rejected, not passed over.
+    if (chosen.format === "otlp") return new SpanSplitter(selectOtlpSpan, maxBytes, undefined, OTLP_HOLDS);
+    if (chosen.format === "phoenix") {
+      const layout = chosen.layout ?? "lines";
+      return new SpanSplitter(selectPhoenixSpan(layout), maxBytes, undefined, phoenixHolds(layout));
+    }
     if (chosen.format === "promptfoo")
-      return new SpanSplitter(selectPromptfooResult, maxBytes, redactResultBytes);
-    if (chosen.format === "langfuse")
-      return new SpanSplitter(selectLangfuseObservation(chosen.observations ?? "lines"), maxBytes);
+      return new SpanSplitter(selectPromptfooResult, maxBytes, redactResultBytes, PROMPTFOO_HOLDS);
+    if (chosen.format === "langfuse") {
+      const at = chosen.observations ?? "lines";
+      return new SpanSplitter(selectLangfuseObservation(at), maxBytes, undefined, langfuseHolds(at));
+    }
     return new RecordSplitter(maxBytes);
   };
   for await (const chunk of chunksOf(src, read)) {
