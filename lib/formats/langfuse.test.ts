@@ -374,6 +374,23 @@ describe("reading one observation", () => {
   });
 });
 
+describe("the docs' example (docs/trace-format.md, Langfuse exports)", () => {
+  it("reads as the docs say: one getWeather call, the tool offered, the request's model", () => {
+    const md = readFileSync(join(import.meta.dirname, "..", "..", "docs", "trace-format.md"), "utf8");
+    const section = md.slice(md.indexOf("### Langfuse exports"));
+    const [, json] = section.split("```json");
+    const doc = JSON.parse(json.slice(0, json.indexOf("```")));
+    expect(detectFormat(readHead(Buffer.from(JSON.stringify(doc))))).toMatchObject({ format: "langfuse" });
+    const g = generationOf(doc.observations[0]);
+    expect(spanParts(g)).toMatchObject({
+      id: "df41…:91a1…",
+      model: "gpt-5",
+      response: { tool_calls: [{ name: "getWeather", arguments: '{"location":"San Francisco"}' }] },
+    });
+    expect(g.offeredTools).toEqual(["getWeather"]);
+  });
+});
+
 describe("telling a Langfuse export", () => {
   const head = (s: string) => readHead(Buffer.from(s));
   it("by type (a Langfuse observation type) beside traceId, in each layout", () => {
