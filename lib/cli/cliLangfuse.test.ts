@@ -28,25 +28,7 @@ const WEATHER: Probe = ProbeSchema.parse({
   fields: ["location"],
 });
 
-interface Row {
-  ext_id: string;
-  form: string;
-  model: string;
-  payload_model: string | null;
-  response: string;
-  original: string;
-  started_at: string | null;
-  latency_ms: number | null;
-  run: string;
-  line: number;
-}
-const rows = (source: string) =>
-  box.query<Row>(
-    `SELECT t.ext_id, t.form, t.model, t.payload_model, t.response, t.original, t.started_at, t.latency_ms,
-       t.line, r.name AS run
-     FROM traces t JOIN runs r ON r.id = t.run_id WHERE t.source = ? ORDER BY t.line`,
-    source,
-  );
+const rows = (source: string) => box.traces(source);
 const last = (lines: string[]) => JSON.parse(lines[lines.length - 1]);
 
 describe("ingest of Langfuse exports, no flags", SLOW, () => {
