@@ -56,197 +56,164 @@ const obsOf = (name: string, id: string) =>
     (o) => o.id === id,
   ) ?? {};
 
-describe("Langfuse trace downloads (real files), one shape each", () => {
-  it("OpenAI Agents SDK: Responses bodies as JSON strings, a function_call item and a message", () => {
-    const r = readFile("openai-agents-2025-09-30.trace.json");
-    expect(r.layout).toBe("observations");
-    expect(r.generations).toEqual([
-      {
-        id: "90d94774e8e3724d",
-        text: "The weather in Tokyo is currently sunny. If you need more details like temperature or forecast for the upcoming days, just let me know!",
-        calls: [],
-      },
-      { id: "98870087af69bf06", text: null, calls: [{ name: "get_weather", arguments: '{"city":"Tokyo"}' }] },
-    ]);
-    // Two agents and a tool: skipped and counted.
-    expect(r.skipped).toBe(3);
-  });
+const call = (name: string, args: unknown) => ({ name, arguments: args });
+const said = (id: string, text: string | RegExp): Read => ({
+  id,
+  text: typeof text === "string" ? text : expect.stringMatching(text),
+  calls: [],
+});
+const called = (id: string, ...calls: unknown[]): Read => ({ id, text: null, calls });
 
-  it("Claude Agent SDK: Anthropic content blocks, tool_use input as the arguments", () => {
-    const r = readFile("claude-agent-2025-12-22.trace.json");
-    expect(r.generations).toEqual([
-      {
-        id: "371496f71d82baed",
-        text: "Great! Here's the current weather for both cities:\n\n**Berlin**: Cloudy, 59°F (15°C)\n**New York**: Sunny, 75°F (24°C)\n\nNew York is enjoying warmer, sunny weather while Berlin is a bit cooler with cloudy skies. Is there anything else you'd like to know about these destinations?",
-        calls: [],
-      },
-      {
-        id: "f8e8f040dc94e67e",
-        text: null,
-        calls: [{ name: "mcp__weather__get_weather", arguments: { city: "New York" } }],
-      },
-      {
-        id: "2cc13e77781787fd",
-        text: null,
-        calls: [{ name: "mcp__weather__get_weather", arguments: { city: "Berlin" } }],
-      },
-      {
-        id: "e9aac170e5d48125",
-        text: "I'll check the weather in both Berlin and New York for you.",
-        calls: [],
-      },
-    ]);
-    expect(r.skipped).toBe(3);
-  });
+interface Download {
+  file: string;
+  shape: string;
+  /** Every generation, in the file's order. */
+  generations: Read[];
+  /** Observations of other types (and the Vercel AI SDK's outer call). */
+  skipped: number;
+  /** One generation's request: [observation id, tools offered, model requested, model that answered]. */
+  request: [string, string[], string | null, string | null];
+}
 
-  it("Vercel AI SDK: the doGenerate call's tool calls; the outer ai.generateText repeating it is skipped", () => {
-    const r = readFile("vercel-aisdk-2025-11-17.trace.json");
-    expect(r.generations).toEqual([
-      {
-        id: "91a17a2274bfd23f",
-        text: null,
-        calls: [{ name: "getWeather", arguments: '{"location":"San Francisco"}' }],
-      },
-    ]);
-    // The outer generation and the tool.
-    expect(r.skipped).toBe(2);
-    const g = generationOf(obsOf("vercel-aisdk-2025-11-17.trace.json", "91a17a2274bfd23f"));
-    // The tools the request offered: metadata.tools, an array of JSON strings.
-    expect(g.offeredTools).toEqual(["getWeather"]);
-    // The request named gpt-5 (the run's model); the response gpt-5-2025-08-07.
-    expect([g.requestModel, g.responseModel]).toEqual(["gpt-5", "gpt-5-2025-08-07"]);
-  });
+const MICROSOFT = [
+  called("2406e8343fd49c0e", call("get_weather", '{"location":"Tokyo, Japan"}')),
+  said("b0913e7cd82d72b8", "Current conditions in Tokyo, Japan: stormy, high around 23°C."),
+];
+const ADK = [
+  said("bded677884f031ce", "Hello Langfuse 👋!\n"),
+  called("f6e4c65297e40c96", call("say_hello", {})),
+];
+const TOPIC = { topic: "programming" };
 
-  it("LangGraph (Python): LangChain messages with additional_kwargs.tool_calls; the bound tool in a role tool message", () => {
-    const r = readFile("langgraph-python-2025-08-22.trace.json");
-    expect(r.generations).toEqual([
-      {
-        id: "4f6535aaebcda355",
-        text: null,
-        calls: [{ name: "Web-Search", arguments: '{"query":"example"}' }],
-      },
-      {
-        id: "5ba09605e0929d78",
-        text: 'The search for "example" primarily leads to the website [example.com](https://example.com), which is often used as a placeholder or demonstration site in various contexts. It serves as a generic example for illustrating how a website might look or function.',
-        calls: [],
-      },
-    ]);
-    expect(r.skipped).toBe(7);
-    const g = generationOf(obsOf("langgraph-python-2025-08-22.trace.json", "4f6535aaebcda355"));
-    expect(g.offeredTools).toEqual(["Web-Search"]);
-    // LangChain's ls_model_name is what the request named; the observation's model what answered.
-    expect([g.requestModel, g.responseModel]).toEqual(["gpt-4o", "gpt-4o-2024-08-06"]);
-  });
-
-  it("LangGraph (JS): OpenAI messages with tool_calls", () => {
-    const r = readFile("langgraph-js-2025-10-30.trace.json");
-    expect(r.generations).toEqual([
-      {
-        id: "0856a1825ccee968",
-        text: "It's always sunny in San Francisco! \n\nWould you like more details (current temperature, hourly forecast, or a multi-day outlook)?",
-        calls: [],
-      },
-      {
-        id: "8f0ee27d91863fde",
-        text: null,
-        calls: [{ name: "get_weather", arguments: '{"city":"San Francisco"}' }],
-      },
-    ]);
-    expect(r.skipped).toBe(18);
-  });
-
-  it("Google ADK: Gemini content parts with function_call (snake case)", () => {
-    const r = readFile("google-adk-2025-08-28.trace.json");
-    expect(r.generations).toEqual([
-      { id: "bded677884f031ce", text: "Hello Langfuse 👋!\n", calls: [] },
-      { id: "f6e4c65297e40c96", text: null, calls: [{ name: "say_hello", arguments: {} }] },
-    ]);
-    const g = generationOf(obsOf("google-adk-2025-08-28.trace.json", "f6e4c65297e40c96"));
-    // The input's config.tools[].function_declarations (and OpenInference's llm.tools).
-    expect(g.offeredTools).toEqual(["say_hello"]);
-  });
-
-  it("Microsoft Agent Framework: GenAI output messages of parts (text, tool_call)", () => {
-    const r = readFile("microsoft-agent-2025-12-17.trace.json");
-    expect(r.generations).toEqual([
-      {
-        id: "2406e8343fd49c0e",
-        text: null,
-        calls: [{ name: "get_weather", arguments: '{"location":"Tokyo, Japan"}' }],
-      },
-      {
-        id: "b0913e7cd82d72b8",
-        text: "Current conditions in Tokyo, Japan: stormy, high around 23°C.",
-        calls: [],
-      },
-    ]);
-    const g = generationOf(obsOf("microsoft-agent-2025-12-17.trace.json", "2406e8343fd49c0e"));
-    expect(g.offeredTools).toEqual(["get_weather"]);
-    expect([g.requestModel, g.responseModel]).toEqual(["gpt-5-mini", "gpt-5-mini-2025-08-07"]);
-  });
-
-  it("pydantic-ai: output and metadata as objects (not strings), three calls in one generation", () => {
-    const r = readFile("pydantic-ai-tools-2025-12-04.trace.json");
-    const topic = { topic: "programming" };
-    expect(r.generations).toEqual([
-      { id: "00d2804abb764b1b", text: expect.stringMatching(/^I gathered some great ideas/), calls: [] },
-      {
-        id: "eb0cc14cf7943ad5",
-        text: null,
-        calls: [
-          {
-            name: "final_result",
-            arguments: {
-              quality: "good",
-              feedback:
-                "The joke is clever and plays on the double meaning of 'bugs' in programming and nature. It's relatable for those in the tech field, making it effective. To enhance it, consider adding a punchline that builds on the setup for an even stronger impact.",
-            },
-          },
-        ],
-      },
-      { id: "8976b072313c51f2", text: "Why do programmers hate nature?  \nIt has too many bugs!", calls: [] },
-      {
-        id: "be64c23f44dd98be",
-        text: null,
-        calls: [
-          { name: "get_pun_suggestion", arguments: topic },
-          { name: "get_dad_joke_suggestion", arguments: topic },
-          { name: "get_one_liner_suggestion", arguments: topic },
-        ],
-      },
-    ]);
-    // pydantic-ai's model_request_parameters: the function tools, and the output tool.
-    const critic = generationOf(obsOf("pydantic-ai-tools-2025-12-04.trace.json", "eb0cc14cf7943ad5"));
-    expect(critic.offeredTools).toEqual(["final_result"]);
-  });
-
-  it("agno: OpenAI chat completion bodies; the Langfuse SDK's own generation inside each is read too", () => {
-    const r = readFile("agno-2025-06-11.trace.json");
+const DOWNLOADS: Download[] = [
+  {
+    file: "openai-agents-2025-09-30.trace.json",
+    shape: "OpenAI Agents SDK: Responses bodies as JSON strings, a function_call item and a message",
+    generations: [
+      said(
+        "90d94774e8e3724d",
+        "The weather in Tokyo is currently sunny. If you need more details like temperature or forecast for the upcoming days, just let me know!",
+      ),
+      called("98870087af69bf06", call("get_weather", '{"city":"Tokyo"}')),
+    ],
+    skipped: 3,
+    request: ["98870087af69bf06", ["get_weather"], "gpt-4.1-2025-04-14", "gpt-4.1-2025-04-14"],
+  },
+  {
+    file: "claude-agent-2025-12-22.trace.json",
+    shape: "Claude Agent SDK: Anthropic content blocks, tool_use input as the arguments",
+    generations: [
+      said(
+        "371496f71d82baed",
+        "Great! Here's the current weather for both cities:\n\n**Berlin**: Cloudy, 59°F (15°C)\n**New York**: Sunny, 75°F (24°C)\n\nNew York is enjoying warmer, sunny weather while Berlin is a bit cooler with cloudy skies. Is there anything else you'd like to know about these destinations?",
+      ),
+      called("f8e8f040dc94e67e", call("mcp__weather__get_weather", { city: "New York" })),
+      called("2cc13e77781787fd", call("mcp__weather__get_weather", { city: "Berlin" })),
+      said("e9aac170e5d48125", "I'll check the weather in both Berlin and New York for you."),
+    ],
+    skipped: 3,
+    request: ["f8e8f040dc94e67e", [], "claude-sonnet-4-5-20250929", null],
+  },
+  {
+    file: "vercel-aisdk-2025-11-17.trace.json",
+    shape:
+      "Vercel AI SDK: the doGenerate call's tool calls, its tools in metadata.tools; the outer ai.generateText repeating it is skipped",
+    generations: [called("91a17a2274bfd23f", call("getWeather", '{"location":"San Francisco"}'))],
+    skipped: 2,
+    request: ["91a17a2274bfd23f", ["getWeather"], "gpt-5", "gpt-5-2025-08-07"],
+  },
+  {
+    file: "langgraph-python-2025-08-22.trace.json",
+    shape:
+      "LangGraph (Python): additional_kwargs.tool_calls, the bound tool a role tool message, ls_model_name the request's model",
+    generations: [
+      called("4f6535aaebcda355", call("Web-Search", '{"query":"example"}')),
+      said(
+        "5ba09605e0929d78",
+        'The search for "example" primarily leads to the website [example.com](https://example.com), which is often used as a placeholder or demonstration site in various contexts. It serves as a generic example for illustrating how a website might look or function.',
+      ),
+    ],
+    skipped: 7,
+    request: ["4f6535aaebcda355", ["Web-Search"], "gpt-4o", "gpt-4o-2024-08-06"],
+  },
+  {
+    file: "langgraph-js-2025-10-30.trace.json",
+    shape: "LangGraph (JS): OpenAI messages with tool_calls",
+    generations: [
+      said(
+        "0856a1825ccee968",
+        "It's always sunny in San Francisco! \n\nWould you like more details (current temperature, hourly forecast, or a multi-day outlook)?",
+      ),
+      called("8f0ee27d91863fde", call("get_weather", '{"city":"San Francisco"}')),
+    ],
+    skipped: 18,
+    request: ["8f0ee27d91863fde", [], "gpt-5-mini", "gpt-5-mini-2025-08-07"],
+  },
+  {
+    file: "google-adk-2025-08-28.trace.json",
+    shape: "Google ADK: Gemini content parts with function_call (snake case), tools in config.tools",
+    generations: ADK,
+    skipped: 3,
+    request: ["f6e4c65297e40c96", ["say_hello"], "gemini-2.0-flash", "gemini-2.0-flash"],
+  },
+  {
+    file: "microsoft-agent-2025-12-17.trace.json",
+    shape: "Microsoft Agent Framework: GenAI output messages of parts (text, tool_call)",
+    generations: MICROSOFT,
+    skipped: 2,
+    request: ["2406e8343fd49c0e", ["get_weather"], "gpt-5-mini", "gpt-5-mini-2025-08-07"],
+  },
+  {
+    file: "pydantic-ai-tools-2025-12-04.trace.json",
+    shape:
+      "pydantic-ai: output and metadata as objects (not strings), three calls in one generation, the output tool offered",
+    generations: [
+      said("00d2804abb764b1b", /^I gathered some great ideas/),
+      called(
+        "eb0cc14cf7943ad5",
+        call("final_result", {
+          quality: "good",
+          feedback:
+            "The joke is clever and plays on the double meaning of 'bugs' in programming and nature. It's relatable for those in the tech field, making it effective. To enhance it, consider adding a punchline that builds on the setup for an even stronger impact.",
+        }),
+      ),
+      said("8976b072313c51f2", "Why do programmers hate nature?  \nIt has too many bugs!"),
+      called(
+        "be64c23f44dd98be",
+        call("get_pun_suggestion", TOPIC),
+        call("get_dad_joke_suggestion", TOPIC),
+        call("get_one_liner_suggestion", TOPIC),
+      ),
+    ],
+    skipped: 8,
+    request: ["eb0cc14cf7943ad5", ["final_result"], "gpt-4o-mini", "gpt-4o-mini-2024-07-18"],
+  },
+  {
     // agno's OpenAIChat.invoke and, inside it, the Langfuse OpenAI integration's generation of the
     // same call: both are generations (only the Vercel AI SDK's outer call is told apart by name).
     // The inner one of the tool call recorded Python's None as its output.
-    expect(r.generations).toEqual([
-      {
-        id: "b38a82eaa62b551e",
-        text: expect.stringMatching(/^To find out what's currently trending/),
-        calls: [],
-      },
-      {
-        id: "fc7f61b57ecebbaf",
-        text: expect.stringMatching(/^To find out what's currently trending/),
-        calls: [],
-      },
-      { id: "1f883bb9668167c0", text: "None", calls: [] },
-      {
-        id: "ca136de468e156c9",
-        text: null,
-        calls: [{ name: "duckduckgo_search", arguments: '{"query":"currently trending on Twitter"}' }],
-      },
-    ]);
-    expect(generationOf(obsOf("agno-2025-06-11.trace.json", "ca136de468e156c9")).offeredTools).toEqual([
-      "duckduckgo_search",
-      "duckduckgo_news",
-    ]);
+    file: "agno-2025-06-11.trace.json",
+    shape: "agno: OpenAI chat completion bodies; the Langfuse SDK's own generation inside each is read too",
+    generations: [
+      said("b38a82eaa62b551e", /^To find out what's currently trending/),
+      said("fc7f61b57ecebbaf", /^To find out what's currently trending/),
+      said("1f883bb9668167c0", "None"),
+      called("ca136de468e156c9", call("duckduckgo_search", '{"query":"currently trending on Twitter"}')),
+    ],
+    skipped: 2,
+    request: ["ca136de468e156c9", ["duckduckgo_search", "duckduckgo_news"], "gpt-4o-mini", "gpt-4o-mini"],
+  },
+];
+
+describe("Langfuse trace downloads (real files), one framework's shape each", () => {
+  it.each(DOWNLOADS)("$shape", (d) => {
+    const r = readFile(d.file);
+    expect(r.layout).toBe("observations");
+    expect(r.generations).toEqual(d.generations);
+    expect(r.skipped).toBe(d.skipped);
+    const [id, tools, requested, answered] = d.request;
+    const g = generationOf(obsOf(d.file, id));
+    expect([g.offeredTools, g.requestModel, g.responseModel]).toEqual([tools, requested, answered]);
   });
 });
 
@@ -254,31 +221,14 @@ describe("Langfuse observation exports", () => {
   it("reads observations one a line (JSONL), as they stand in the downloads", () => {
     const r = readFile("observations.jsonl");
     expect(r.layout).toBe("lines");
-    expect(r.generations.map((g) => [g.id, g.calls.map((c) => (c as { name: unknown }).name)])).toEqual([
-      ["91a17a2274bfd23f", ["getWeather"]],
-      ["4f6535aaebcda355", ["Web-Search"]],
-      ["5ba09605e0929d78", []],
-    ]);
+    expect(r.generations).toEqual([...DOWNLOADS[2].generations, ...DOWNLOADS[3].generations]);
     expect(r.skipped).toBe(9);
   });
 
   it("reads a JSON array of observations on one line, input, output and metadata parsed (the batch export's JSON)", () => {
     const r = readFile("observations-array.json");
     expect(r.layout).toBe("array");
-    expect(r.generations).toEqual([
-      {
-        id: "2406e8343fd49c0e",
-        text: null,
-        calls: [{ name: "get_weather", arguments: '{"location":"Tokyo, Japan"}' }],
-      },
-      {
-        id: "b0913e7cd82d72b8",
-        text: "Current conditions in Tokyo, Japan: stormy, high around 23°C.",
-        calls: [],
-      },
-      { id: "bded677884f031ce", text: "Hello Langfuse 👋!\n", calls: [] },
-      { id: "f6e4c65297e40c96", text: null, calls: [{ name: "say_hello", arguments: {} }] },
-    ]);
+    expect(r.generations).toEqual([...MICROSOFT, ...ADK]);
   });
 
   it("picks a download's observations, not the trace's own list of them (which has no input or output)", () => {

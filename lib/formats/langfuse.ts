@@ -1,6 +1,6 @@
 import { isObject } from "../isObject";
 import { flattenAttributes, jsonValue, str } from "./attributes";
-import type { Generation, SpanRead } from "./generation";
+import { type Generation, type SpanRead, spanTimes } from "./generation";
 import type { Frame, ScannerOptions } from "./jsonScanner";
 import { readLangfuseOutput } from "./langfuseOutput";
 import { langfuseToolDefinitions, toolNameOf } from "./langfuseTools";
@@ -65,12 +65,6 @@ export function langfuseHolds(layout: LangfuseLayout): ScannerOptions["expect"] 
   if (layout === "array")
     return { holds: (s) => s.length === 1 && s[0].type === "a", what: "array of observations" };
   return { holds: selectLangfuseObservation(layout), what: layout };
-}
-
-function isoTime(v: unknown): string | undefined {
-  if (typeof v !== "string" || v === "") return undefined;
-  const t = Date.parse(v);
-  return Number.isNaN(t) ? undefined : new Date(t).toISOString();
 }
 
 /** The keys of an object, cut short, to say what a value that is no observation holds. */
@@ -157,13 +151,7 @@ export function readLangfuseObservation(obs: unknown): SpanRead {
     probeFrom: "the metadata key assumeprobe.probe",
   };
   if (out.payload !== undefined) g.payload = out.payload;
-  const start = isoTime(obs.startTime);
-  const end = isoTime(obs.endTime);
-  if (start !== undefined) g.startedAt = start;
-  if (start !== undefined && end !== undefined) {
-    const ms = Date.parse(end) - Date.parse(start);
-    if (ms >= 0) g.latencyMs = ms;
-  }
+  Object.assign(g, spanTimes(obs.startTime, obs.endTime));
   if (attrs.has("assumeprobe.world_state")) {
     const ws = jsonValue(attrs.get("assumeprobe.world_state"));
     if (typeof ws === "string")
