@@ -102,7 +102,7 @@ function readObject(v: Rec, original: unknown): OutputRead {
 function readArray(list: unknown[], original: unknown): OutputRead {
   if (list.length === 0) return { text: null, toolCalls: [], style: "langfuse" };
   // GenAI output messages: `[{role, parts: [...]}]`.
-  if (list.some((m) => isObject(m) && Array.isArray(m.parts))) return { ...readGenAiMessages(list) };
+  if (list.some((m) => isObject(m) && Array.isArray(m.parts))) return readGenAiMessages(list);
   // A list of calls: the Vercel AI SDK's (`toolName`), OpenAI's, or `{name, arguments}`.
   const calls = callsOf(list);
   if (calls !== null) return { text: null, toolCalls: calls, style: "langfuse" };
