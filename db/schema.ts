@@ -216,11 +216,11 @@ export const traces = sqliteTable(
     index("traces_run").on(t.runId, t.id),
     /**
      * An agent turn's counted generations (lib/ingest/agentTurns.ts): the spans whose ext_id
-     * starts with its key and that are no agent step.
+     * starts with its key and that are no agent step. The forms are TURN_FORMS, word for word.
      */
     index("traces_turn")
       .on(t.runId, t.extId)
-      .where(sql`${t.form} IN ('otlp', 'phoenix', 'inspect') AND ${t.agentStep} = 0`),
+      .where(sql`${t.form} IN ('otlp', 'phoenix', 'langfuse', 'inspect') AND ${t.agentStep} = 0`),
   ],
 );
 

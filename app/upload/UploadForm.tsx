@@ -25,7 +25,11 @@ const FORMAT_NAMES: Record<string, string> = {
   phoenix: "Phoenix spans",
   promptfoo: "promptfoo results",
   inspect: "an Inspect AI log",
+  langfuse: "Langfuse export",
 };
+
+/** What a format's skipped values are, in its own words (default: spans). */
+const SKIPPED: Record<string, string> = { langfuse: "observations that are no generation" };
 
 /** Sizes as people read them: bytes, KB below a megabyte, MB above. */
 const size = (n: number) => {
@@ -110,7 +114,7 @@ export function UploadForm({ probes, maxBytes }: { probes: string[]; maxBytes: n
               <span className="font-mono font-medium">{file.name}</span> · {size(file.size)}
             </>
           ) : (
-            "Drop a trace file here (JSONL, OTLP JSON, Phoenix spans, promptfoo results, Inspect .eval/.json; gzip accepted), or press to choose one"
+            "Drop a trace file here (JSONL, OTLP JSON, Phoenix spans, promptfoo results, Inspect .eval/.json, Langfuse exports; gzip accepted), or press to choose one"
           )}
         </span>
         <span className="mt-1 text-xs text-slate-500">
@@ -166,7 +170,7 @@ export function UploadForm({ probes, maxBytes }: { probes: string[]; maxBytes: n
           </select>
           <span className="mt-0.5 text-xs text-slate-500">
             for records that name no probe (default: schedule_window; OTLP and Phoenix spans, promptfoo
-            results, Inspect logs: the probe of the tools they offer or call)
+            results, Inspect logs, Langfuse generations: the probe of the tools they offer or call)
           </span>
         </label>
         <label className="flex min-w-0 flex-col text-sm text-slate-700">
@@ -183,6 +187,7 @@ export function UploadForm({ probes, maxBytes }: { probes: string[]; maxBytes: n
             <option value="phoenix">Phoenix spans</option>
             <option value="promptfoo">promptfoo results (eval -o FILE.json)</option>
             <option value="inspect">Inspect AI log (.eval or .json)</option>
+            <option value="langfuse">Langfuse export (Download JSON, observations)</option>
             <option value="when2call">When2Call records</option>
           </select>
         </label>
@@ -256,7 +261,7 @@ function Status({ state }: { state: State }) {
           Read as <strong>{FORMAT_NAMES[f.format] ?? f.format}</strong>
           <span className="text-slate-500"> ({f.evidence})</span>
           {s.spans_skipped
-            ? `; ${s.spans_skipped.toLocaleString("en-US")} spans that are no model generation skipped`
+            ? `; ${s.spans_skipped.toLocaleString("en-US")} ${SKIPPED[f.format] ?? "spans that are no model generation"} skipped`
             : ""}
           .
         </p>

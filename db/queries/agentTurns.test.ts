@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { A, agentTurnsFile, B, chatSpan, line } from "../../lib/formats/otlpTestKit";
+import { TURN_FORMS } from "../../lib/ingest/agentTurns";
 import { ingestText, tempDb } from "../../lib/ingest/testIngest";
 import { parseTraceFilter } from "../../lib/traceFilter";
 import { TURN_ROWS } from "./agentTurns";
@@ -24,6 +25,7 @@ function steps(db: ReturnType<typeof tempDb>["db"], run: string): Record<string,
 
 const OTEL = join(import.meta.dirname, "..", "..", "fixtures", "testdata", "otel");
 const C = "cccccccccccccccccccccccccccccccc";
+const LANGFUSE = join(import.meta.dirname, "..", "..", "fixtures", "langfuse");
 
 describe("agent turns", () => {
   const t = tempDb("agentturns");
@@ -116,6 +118,39 @@ describe("agent turns", () => {
     });
     expect(getRunSummary(t.db, "phoenix")?.fields.find((f) => f.field === "timezone")?.n).toBe(1);
     expectConsistent(t.db);
+  });
+
+  it("reads a Langfuse trace's generations as one turn (a real Claude Agent SDK export)", async () => {
+    // Four generations, by start time: a text, two mcp__weather__get_weather calls, the answer.
+    // schedule_window's tool is none of them: the turn's last counts.
+    const file = readFileSync(join(LANGFUSE, "claude-agent-2025-12-22.trace.json"));
+    const s = await ingestText(t.db, "claude.trace.json", file, {
+      format: "auto",
+      run: "langfuse-turn",
+      probeGiven: true,
+    });
+    expect(s).toMatchObject({ ingested: 4, rejected: 0, spans_skipped: 3 });
+    const trace = "097f1d8982fa909b8cffb14a166ec272";
+    expect(steps(t.db, "langfuse-turn")).toEqual({
+      [`${trace}:e9aac170e5d48125`]: true,
+      [`${trace}:2cc13e77781787fd`]: true,
+      [`${trace}:f8e8f040dc94e67e`]: true,
+      [`${trace}:371496f71d82baed`]: false,
+    });
+    expect(getRunSummary(t.db, "langfuse-turn")?.fields.find((f) => f.field === "timezone")?.n).toBe(1);
+    expectConsistent(t.db);
+  });
+
+  it("finds a turn's counted generations through the turn index, for every format that has turns", () => {
+    const plan = t.db.sqlite.prepare(`EXPLAIN QUERY PLAN ${TURN_ROWS}`).all(1, "a:", "a;") as {
+      detail: string;
+    }[];
+    expect(plan.map((p) => p.detail).join("\n")).toContain("traces_turn");
+    const index = t.db.sqlite
+      .prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = 'traces_turn'")
+      .pluck()
+      .get() as string;
+    for (const form of TURN_FORMS) expect(index).toContain(`'${form}'`);
   });
 
   it("decides a long turn spread over many batches as it would all at once", async () => {

@@ -282,7 +282,7 @@ describe("ingest", SLOW, () => {
     expect([missing.code, missing.stderr]).toEqual([2, expect.stringContaining("gone.jsonl: no such file")]);
     expect(usage.map((r) => r.code)).toEqual([2, 2, 2, 2]);
     expect(usage[0].stderr).toContain(
-      '--format must be one of auto, trace, otlp, phoenix, promptfoo, inspect, when2call, got "xml"',
+      '--format must be one of auto, trace, otlp, phoenix, promptfoo, inspect, langfuse, when2call, got "xml"',
     );
     expect(usage[3].stderr).toContain("--max-record-bytes must be a positive integer");
     // None of them stored anything.

@@ -9,22 +9,7 @@ afterAll(box.cleanup);
 const SLOW = { timeout: 120_000 };
 const DATA = join(import.meta.dirname, "..", "..", "fixtures", "testdata", "otel");
 
-interface Row {
-  ext_id: string;
-  form: string;
-  model: string;
-  payload_model: string | null;
-  response: string;
-  original: string;
-  run: string;
-  line: number;
-}
-const rows = (file: string) =>
-  box.query<Row>(
-    `SELECT t.ext_id, t.form, t.model, t.payload_model, t.response, t.original, t.line, r.name AS run
-       FROM traces t JOIN runs r ON r.id = t.run_id WHERE t.source = ? ORDER BY t.id`,
-    file,
-  );
+const rows = (source: string) => box.traces(source);
 const call = (name: string, args: unknown) => ({
   text: null,
   tool_calls: [{ name, arguments: args }],

@@ -12,21 +12,7 @@ const SLOW = { timeout: 120_000 };
 const FILE = join(import.meta.dirname, "..", "..", "fixtures", "testdata", "promptfoo", "eval-results.json");
 const HTTP = "http://127.0.0.1:34329/v1/chat/completions";
 
-interface Row {
-  ext_id: string | null;
-  form: string;
-  model: string;
-  response: string;
-  original: string;
-  latency_ms: number | null;
-  run: string;
-}
-const rows = (source: string) =>
-  box.query<Row>(
-    `SELECT t.ext_id, t.form, t.model, t.response, t.original, t.latency_ms, r.name AS run
-       FROM traces t JOIN runs r ON r.id = t.run_id WHERE t.source = ? ORDER BY t.line`,
-    source,
-  );
+const rows = (source: string) => box.traces(source);
 const last = (lines: string[]) => JSON.parse(lines[lines.length - 1]);
 const ARGS = (tz: string) => `{"user_id":"u_9182","starts_at":"2026-09-08T09:00:00","timezone":"${tz}"}`;
 const call = (tz: string, text: string | null = null) => ({

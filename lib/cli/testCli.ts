@@ -14,6 +14,20 @@ export interface CliResult {
   lines: string[];
 }
 
+/** A stored trace as the CLI tests read it back. */
+export interface StoredRow {
+  ext_id: string | null;
+  form: string;
+  model: string;
+  payload_model: string | null;
+  response: string;
+  original: string;
+  started_at: string | null;
+  latency_ms: number | null;
+  line: number;
+  run: string;
+}
+
 /** A temp folder for one test file: its database path and a helper to write files into it. */
 export function cliSandbox(prefix: string) {
   const dir = mkdtempSync(join(tmpdir(), `assumeprobe-${prefix}-`));
@@ -38,6 +52,15 @@ export function cliSandbox(prefix: string) {
       } finally {
         db.close();
       }
+    },
+    /** The traces stored from one source (its source name), in the order they were read. */
+    traces(source: string): StoredRow[] {
+      return this.query<StoredRow>(
+        `SELECT t.ext_id, t.form, t.model, t.payload_model, t.response, t.original, t.started_at,
+           t.latency_ms, t.line, r.name AS run
+         FROM traces t JOIN runs r ON r.id = t.run_id WHERE t.source = ? ORDER BY t.id`,
+        source,
+      );
     },
     /** The newest saved lexicon version (0: none). */
     lexiconVersion(): number {

@@ -1,4 +1,5 @@
 import { type Frame, JsonScanner } from "./jsonScanner";
+import { type LangfuseLayout, langfuseLayout } from "./langfuse";
 import type { PhoenixLayout } from "./phoenix";
 import { PROMPTFOO_PATHS } from "./promptfoo";
 
@@ -8,7 +9,14 @@ import { PROMPTFOO_PATHS } from "./promptfoo";
  * told apart: a new format adds a detector to DETECTORS.
  */
 
-export type TraceFileFormat = "trace" | "when2call" | "otlp" | "phoenix" | "promptfoo" | "inspect";
+export type TraceFileFormat =
+  | "trace"
+  | "when2call"
+  | "otlp"
+  | "phoenix"
+  | "promptfoo"
+  | "inspect"
+  | "langfuse";
 /** What `--format` takes: a format, or `auto` (told from the content). */
 export const FORMAT_CHOICES = [
   "auto",
@@ -17,6 +25,7 @@ export const FORMAT_CHOICES = [
   "phoenix",
   "promptfoo",
   "inspect",
+  "langfuse",
   "when2call",
 ] as const;
 export type FormatChoice = (typeof FORMAT_CHOICES)[number];
@@ -42,6 +51,8 @@ export interface Detection {
   layout?: PhoenixLayout;
   /** What an Inspect source is: a `.eval` zip, a `.json` EvalLog, or generation records (JSONL). */
   inspect?: "eval" | "log" | "generations";
+  /** Where Langfuse observations are. */
+  observations?: LangfuseLayout;
   /** What in the content decided it, for messages. */
   evidence: string;
 }
@@ -64,6 +75,8 @@ const PHOENIX_LAYOUTS: [PhoenixLayout, string][] = [
 ];
 
 const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+
+const LANGFUSE_FIELDS = "observations with type GENERATION, SPAN, EVENT, ... beside traceId";
 
 /** In order: the first that matches decides; none matching means our own records. */
 export const DETECTORS: Detector[] = [
@@ -110,6 +123,13 @@ export const DETECTORS: Detector[] = [
         : null;
     },
   },
+  {
+    format: "langfuse",
+    detect(head) {
+      const at = langfuseLayout(head.paths, head.bytes);
+      return at === null ? null : { format: "langfuse", observations: at, evidence: LANGFUSE_FIELDS };
+    },
+  },
 ];
 
 function keyPath(stack: readonly Frame[], key: string): string {
@@ -148,6 +168,7 @@ export function detectFormat(head: Head): Detection | { error: string } {
 
 /** What each format's detector looks for, for a --format the content contradicts. */
 const FIELDS: Partial<Record<FormatChoice, string>> = {
+  langfuse: LANGFUSE_FIELDS,
   otlp: "resourceSpans holding scopeSpans",
   phoenix: "spans with context.span_id and span_kind",
   promptfoo: "results holding results with provider and response",

@@ -33,10 +33,31 @@ export interface Generation {
   probeFrom?: string | null;
 }
 
-export type AttributeStyle = "genai" | "legacy" | "openinference" | "payload" | "promptfoo" | "none";
+export type AttributeStyle =
+  | "genai"
+  | "legacy"
+  | "openinference"
+  | "payload"
+  | "promptfoo"
+  | "langfuse"
+  | "none";
 
 /** What a span is: a generation, another span (skipped and counted), or one that cannot be read. */
 export type SpanRead =
   | { kind: "generation"; generation: Generation }
   | { kind: "skip" }
   | { kind: "error"; reason: string };
+
+/** A span's start as ISO 8601 and its duration in milliseconds, from ISO times (Phoenix's, Langfuse's). */
+export function spanTimes(start: unknown, end: unknown): { startedAt?: string; latencyMs?: number } {
+  const iso = (v: unknown) => {
+    const t = typeof v === "string" && v !== "" ? Date.parse(v) : Number.NaN;
+    return Number.isNaN(t) ? undefined : t;
+  };
+  const s = iso(start);
+  const e = iso(end);
+  if (s === undefined) return {};
+  const out: { startedAt?: string; latencyMs?: number } = { startedAt: new Date(s).toISOString() };
+  if (e !== undefined && e >= s) out.latencyMs = e - s;
+  return out;
+}

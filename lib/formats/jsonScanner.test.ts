@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { JsonScanner, type ScannedValue } from "./jsonScanner";
-import { selectOtlpSpan } from "./otlp";
+import { OTLP_HOLDS, selectOtlpSpan } from "./otlp";
 import { selectPhoenixSpan } from "./phoenix";
 
 /** Scans `text` pushed in chunks of `size` bytes. */
@@ -106,5 +106,32 @@ describe("JsonScanner", () => {
     expect(
       ids(scan(`{"data":[${p("1")},${p("2")}],"next_cursor":null}`, 3, selectPhoenixSpan("data"))),
     ).toEqual(["1", "2"]);
+  });
+
+  it("reports a top-level value that holds none of what it should, with its first bytes, at any chunk size", () => {
+    const stray = `{"traceId":"t","type":"GENERATION","pad":"${"x".repeat(300)}"}`;
+    const text = `${doc(span("a"))}\n${stray}\n{"resourceSpans":[]}\n[1,2]\n${doc(span("b"))}\n`;
+    for (const size of [1, 5, 64, text.length]) {
+      const s = new JsonScanner({
+        select: selectOtlpSpan,
+        maxBytes: 1 << 20,
+        headBytes: 100,
+        expect: OTLP_HOLDS,
+      });
+      const buf = Buffer.from(text);
+      const got: ScannedValue[] = [];
+      for (let i = 0; i < buf.length; i += size) got.push(...s.push(buf.subarray(i, i + size)));
+      got.push(...s.end());
+      expect(got.map((v) => [v.line, v.error ?? JSON.parse(v.bytes.toString()).spanId])).toEqual([
+        [1, "a"],
+        [2, "line 2 holds no resourceSpans (it holds traceId, type, pad): nothing in it was read"],
+        // An empty resourceSpans holds no span, and says it is one: nothing to report.
+        [4, "line 4 holds no resourceSpans (it is an array): nothing in it was read"],
+        [5, "b"],
+      ]);
+      // The first bytes of the stray line, up to the head limit, as its rejected text.
+      expect(got[1].bytes.toString()).toBe(stray.slice(0, 100));
+      expect(got[2].bytes.toString()).toBe("[1,2]");
+    }
   });
 });

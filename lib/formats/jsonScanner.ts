@@ -63,6 +63,18 @@ export function pathOf(stack: readonly Frame[]): string {
   return p === "" ? "$" : p;
 }
 
+/** The top-level value being read, while nothing in it has been picked (for ScannerOptions.expect). */
+interface TopValue {
+  line: number;
+  offset: number;
+  /** Its first keys, to say what it holds. */
+  keys: string[];
+  /** Its first bytes (up to headBytes), kept as the rejected text. */
+  parts: Buffer[];
+  size: number;
+  array: boolean;
+}
+
 interface Capture {
   depth: number;
   line: number;
@@ -75,6 +87,13 @@ interface Capture {
 
 export interface ScannerOptions {
   select: Selector;
+  /**
+   * Where each top-level value holds the values picked (OTLP's `resourceSpans` array): a top-level
+   * value in which nothing was picked and no such place was opened is reported (its first bytes
+   * kept, `what` named: "holds no resourceSpans"), never passed over without a word (a line of
+   * another format in a JSON Lines file).
+   */
+  expect?: { holds: Selector; what: string };
   /** The largest value kept (a larger one is reported with its first bytes). */
   maxBytes: number;
   /** Called for each key read (with the containers around its value), e.g. to sniff a format. */
@@ -98,6 +117,7 @@ export class JsonScanner {
   /** After a structural error: skipping to the next line that starts with `{`. */
   private skipping = false;
   private capture: Capture | null = null;
+  private top: TopValue | null = null;
   private readonly headBytes: number;
 
   constructor(private readonly opts: ScannerOptions) {
@@ -113,6 +133,7 @@ export class JsonScanner {
   push(chunk: Buffer): ScannedValue[] {
     const out: ScannedValue[] = [];
     let captureFrom = this.capture ? 0 : -1;
+    let topFrom = this.top ? 0 : -1;
     const len = chunk.length;
     for (let i = 0; i < len; i++) {
       let c = chunk[i];
@@ -221,6 +242,12 @@ export class JsonScanner {
           this.capture = null;
           captureFrom = -1;
         }
+        if (this.top && this.stack.length === 0) {
+          this.keepTop(chunk, topFrom, i + 1);
+          out.push(this.unpicked(this.top));
+          this.top = null;
+          topFrom = -1;
+        }
         continue;
       }
       // A value starts here.
@@ -229,7 +256,19 @@ export class JsonScanner {
         captureFrom = -1;
         continue;
       }
+      if (this.stack.length === 0 && this.opts.expect) {
+        this.top = {
+          line: this.line,
+          offset: this.offset + i,
+          keys: [],
+          parts: [],
+          size: 0,
+          array: c === OPEN_BRACKET,
+        };
+        topFrom = i;
+      }
       if (!this.capture && this.opts.select(this.stack)) {
+        this.top = null;
         this.capture = {
           depth: this.stack.length,
           line: this.line,
@@ -244,6 +283,7 @@ export class JsonScanner {
       if (c === OPEN_BRACE || c === OPEN_BRACKET) {
         this.stack.push({ type: c === OPEN_BRACE ? "o" : "a", key: null, index: 0 });
         this.expectKey = c === OPEN_BRACE;
+        if (this.top && this.opts.expect?.holds(this.stack)) this.top = null;
         continue;
       }
       if (c === QUOTE) {
@@ -253,6 +293,7 @@ export class JsonScanner {
       // Else a scalar (number, true, false, null): its bytes are checked by whoever parses the value.
     }
     if (this.capture && captureFrom >= 0) this.take(chunk, captureFrom, chunk.length);
+    if (this.top) this.keepTop(chunk, topFrom, chunk.length);
     this.offset += chunk.length;
     return out;
   }
@@ -270,6 +311,7 @@ export class JsonScanner {
         : { bytes: Buffer.alloc(0), line: this.line, offset: this.offset, path: where, error: reason },
     );
     this.capture = null;
+    this.top = null;
     this.stack.length = 0;
     return out;
   }
@@ -288,6 +330,30 @@ export class JsonScanner {
     if (!top) return;
     top.key = bytes ? Buffer.from(bytes).toString("utf8") : "";
     if (bytes) this.opts.onKey?.(this.stack, top.key);
+    if (this.top && this.stack.length === 1 && this.top.keys.length <= 8) this.top.keys.push(top.key);
+  }
+
+  /** Keeps the first bytes of the top-level value nothing has been picked in yet. */
+  private keepTop(chunk: Buffer, from: number, to: number): void {
+    const top = this.top;
+    if (!top || from < 0 || top.size >= this.headBytes) return;
+    const end = Math.min(to, from + this.headBytes - top.size);
+    if (end <= from) return;
+    top.parts.push(Buffer.from(chunk.subarray(from, end)));
+    top.size += end - from;
+  }
+
+  /** A top-level value that held nothing the format reads: reported, its first bytes kept. */
+  private unpicked(top: TopValue): ScannedValue {
+    const keys = top.keys.length > 8 ? `${top.keys.slice(0, 8).join(", ")}, …` : top.keys.join(", ");
+    const holds = top.array ? "it is an array" : keys === "" ? "it is empty" : `it holds ${keys}`;
+    return {
+      bytes: top.parts.length === 1 ? top.parts[0] : Buffer.concat(top.parts),
+      line: top.line,
+      offset: top.offset,
+      path: "$",
+      error: `line ${top.line} holds no ${this.opts.expect?.what} (${holds}): nothing in it was read`,
+    };
   }
 
   private take(chunk: Buffer, from: number, to: number): void {
@@ -326,6 +392,7 @@ export class JsonScanner {
         : { bytes: Buffer.alloc(0), line, offset: this.offset, path: where, error: msg },
     );
     this.capture = null;
+    this.top = null;
     this.stack.length = 0;
     this.inString = false;
     this.escaped = false;

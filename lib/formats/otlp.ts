@@ -29,6 +29,16 @@ export function selectOtlpSpan(stack: readonly Frame[]): boolean {
   );
 }
 
+/** Where a TracesData holds its spans: a value that opens no `resourceSpans` array is none (JsonScanner's expect). */
+export const OTLP_HOLDS = {
+  holds: (stack: readonly Frame[]) =>
+    stack.length === 2 &&
+    stack[0].type === "o" &&
+    RESOURCE_SPANS.has(stack[0].key ?? "") &&
+    stack[1].type === "a",
+  what: "resourceSpans",
+};
+
 /** Whether a key seen while sniffing makes the content OTLP: `scopeSpans` inside `resourceSpans[]`. */
 export function otlpKey(stack: readonly Frame[], key: string): boolean {
   return (

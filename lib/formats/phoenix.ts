@@ -1,6 +1,6 @@
 import { isObject } from "../isObject";
-import type { SpanRead } from "./generation";
-import type { Frame } from "./jsonScanner";
+import { type SpanRead, spanTimes } from "./generation";
+import type { Frame, ScannerOptions } from "./jsonScanner";
 import { generationOf } from "./spanGeneration";
 
 /**
@@ -21,10 +21,12 @@ export function selectPhoenixSpan(layout: PhoenixLayout): (stack: readonly Frame
   return (s) => s.length === 2 && s[0].type === "o" && s[0].key === "data" && s[1].type === "a";
 }
 
-function isoTime(v: unknown): string | undefined {
-  if (typeof v !== "string" || v === "") return undefined;
-  const t = Date.parse(v);
-  return Number.isNaN(t) ? undefined : new Date(t).toISOString();
+/** Where each top-level value holds its spans (none for spans one a line: each line is one), for JsonScanner's expect. */
+export function phoenixHolds(layout: PhoenixLayout): ScannerOptions["expect"] {
+  if (layout === "lines") return undefined;
+  if (layout === "array")
+    return { holds: (s) => s.length === 1 && s[0].type === "a", what: "array of spans" };
+  return { holds: (s) => s.length === 2 && s[0].key === "data" && s[1].type === "a", what: "data" };
 }
 
 /** One Phoenix span as a generation, a skipped span, or an error. */
@@ -39,13 +41,7 @@ export function readPhoenixSpan(span: unknown): SpanRead {
     return { kind: "error", reason: "attributes: must be an object" };
   const frame: Parameters<typeof generationOf>[1] = { traceId: ctx.trace_id, spanId: ctx.span_id };
   if (typeof span.span_kind === "string") frame.spanKind = span.span_kind;
-  const start = isoTime(span.start_time);
-  const end = isoTime(span.end_time);
-  if (start !== undefined) frame.startedAt = start;
-  if (start !== undefined && end !== undefined) {
-    const ms = Date.parse(end) - Date.parse(start);
-    if (ms >= 0) frame.latencyMs = ms;
-  }
+  Object.assign(frame, spanTimes(span.start_time, span.end_time));
   return generationOf(attributesOf(span), frame);
 }
 

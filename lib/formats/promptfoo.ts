@@ -1,6 +1,6 @@
 import { isObject } from "../isObject";
 import type { Generation, SpanRead } from "./generation";
-import type { Frame } from "./jsonScanner";
+import type { Frame, ScannerOptions } from "./jsonScanner";
 
 /**
  * promptfoo results (`promptfoo eval -o FILE.json`, results format version 2 and 3):
@@ -24,6 +24,12 @@ export function selectPromptfooResult(stack: readonly Frame[]): boolean {
     stack[2].type === "a"
   );
 }
+
+/** Where the results document holds its results (JsonScanner's expect). */
+export const PROMPTFOO_HOLDS: ScannerOptions["expect"] = {
+  holds: (s) => s.length === 3 && s[0].key === "results" && s[1].key === "results" && s[2].type === "a",
+  what: "results.results",
+};
 
 /** The key paths (detect.ts's Head) that make a file promptfoo results: results holding results with provider and response. */
 export const PROMPTFOO_PATHS = ["results.results[].provider", "results.results[].response"];

@@ -35,6 +35,11 @@ export function readGenAi(attrs: Attrs): StyleRead | null {
   const messages = jsonValue(attrs.get("gen_ai.output.messages"));
   // Not a message list (JSON that does not parse): no call could be looked for in it.
   if (!Array.isArray(messages)) return null;
+  return readGenAiMessages(messages);
+}
+
+/** GenAI output messages (`[{role, parts: [{type: "text" | "tool_call", ...}]}]`): the first assistant message's text and calls. */
+export function readGenAiMessages(messages: unknown[]): StyleRead {
   const first =
     messages.find((m) => isObject(m) && (m.role === undefined || m.role === "assistant")) ?? messages[0];
   const texts: string[] = [];

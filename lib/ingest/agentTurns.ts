@@ -10,12 +10,12 @@ export const AGENT_STEP = "agent_step";
  * own, never a step of a turn). The store's turn index (db/schema.ts, `traces_turn`) holds the
  * traces of exactly these forms: a form added here needs a migration that adds it there.
  */
-export const TURN_FORMS = ["otlp", "phoenix", "inspect"] as const;
+export const TURN_FORMS = ["otlp", "phoenix", "langfuse", "inspect"] as const;
 
 /**
  * The turn a stored trace belongs to, or null for a trace that is a turn of its own. OTLP and
- * Phoenix: the OTLP trace id (a span's `ext_id` is `traceId:spanId`); Inspect: the sample and its
- * epoch (`id:epoch:index`). The store finds a turn's traces by this key as a prefix of their
+ * Phoenix: the OTLP trace id (a span's `ext_id` is `traceId:spanId`); Langfuse: the trace id (an
+ * observation's is `traceId:observationId`); Inspect: the sample and its epoch (`id:epoch:index`). The store finds a turn's traces by this key as a prefix of their
  * `ext_id`, so a format's key must be one.
  */
 export function turnOf(form: string, extId: string | null): string | null {

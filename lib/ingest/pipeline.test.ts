@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { gzipSync } from "node:zlib";
@@ -412,5 +412,80 @@ describe("record forms", () => {
     const r = JSON.parse(tracesOf("side")[0].result);
     expect(r.fields.timezone).toEqual({ label: "INJECT", reasons: ["invented"], flags: ["typed_by_user"] });
     expect(r.side_effect.fields.timezone.flags).toEqual(["typed_by_user"]);
+  });
+});
+
+describe("a value of another kind inside a file of spans", () => {
+  const OTEL = join(import.meta.dirname, "..", "..", "fixtures", "testdata", "otel");
+  const LANGFUSE = join(import.meta.dirname, "..", "..", "fixtures", "langfuse");
+  /** One real observation of a Langfuse download, as a line: it is no OTLP TracesData and no Phoenix span. */
+  const observation = JSON.stringify(
+    JSON.parse(readFileSync(join(LANGFUSE, "microsoft-agent-2025-12-17.trace.json"), "utf8")).observations[1],
+  );
+  const phoenixSpan = readFileSync(join(OTEL, "phoenix-nested.jsonl"), "utf8").split("\n")[0];
+  const ingestAuto = (file: string, text: string) =>
+    ingestText(db, file, text, { format: "auto", probeGiven: true });
+
+  it("OTLP JSON Lines: a line that holds no resourceSpans is rejected, naming what it holds", async () => {
+    const [first, second] = readFileSync(join(OTEL, "file-exporter.otlp.jsonl"), "utf8").trim().split("\n");
+    const s = checked(await ingestAuto("stray.otlp.jsonl", `${first}\n${observation}\n${second}\n`));
+    expect(s.formats?.[0].format).toBe("otlp");
+    expect(s).toMatchObject({ ingested: 4, rejected: 1 });
+    expect(s.errors).toEqual([
+      expect.objectContaining({
+        line: 2,
+        reason: expect.stringMatching(
+          /^\$: line 2 holds no resourceSpans \(it holds id, traceId, startTime, endTime, projectId, parentObservationId, type, environment, …\): nothing in it was read$/,
+        ),
+      }),
+    ]);
+    // The line is kept with the rejection, as any rejected record is.
+    const raw = q
+      .prepare("SELECT raw FROM ingest_errors WHERE source = ? AND line = 2")
+      .pluck()
+      .get("stray.otlp");
+    expect(raw).toBe(observation);
+  });
+
+  it("Phoenix: a page of the REST API (data) or an array per line, and a line that is neither", async () => {
+    const page = JSON.stringify({ data: [JSON.parse(phoenixSpan)], next_cursor: null });
+    const s = checked(await ingestAuto("stray.phoenix.jsonl", `${page}\n{"data_set":"x"}\n`));
+    expect(s).toMatchObject({ ingested: 1, rejected: 1 });
+    expect(s.errors[0]).toMatchObject({ line: 2, reason: expect.stringContaining("holds no data (") });
+    const arrays = checked(await ingestAuto("stray.phoenix-array.jsonl", `[${phoenixSpan}]\n{"x":1}\n[]\n`));
+    expect(arrays).toMatchObject({ ingested: 1, rejected: 1 });
+    expect(arrays.errors[0]).toMatchObject({
+      line: 2,
+      reason: expect.stringContaining("holds no array of spans"),
+    });
+  });
+
+  it("Phoenix spans one a line: a line that is no span is rejected by the span reader", async () => {
+    const s = checked(await ingestAuto("stray.phoenix-lines.jsonl", `${phoenixSpan}\n{"x":1}\n`));
+    expect(s).toMatchObject({ rejected: 1 });
+    expect(s.errors[0]).toMatchObject({
+      line: 2,
+      reason: expect.stringContaining("context: needs trace_id"),
+    });
+  });
+
+  it("Langfuse observations one a line: a line that is no observation is rejected, the others read", async () => {
+    const download = JSON.stringify({ trace: { id: "t" }, observations: [] });
+    const s = checked(
+      await ingestAuto("stray.langfuse.jsonl", `${observation}\n${download}\n${observation}\n`),
+    );
+    expect(s.formats?.[0].format).toBe("langfuse");
+    expect(s).toMatchObject({ records: 3, ingested: 1, duplicates: 1, rejected: 1 });
+    expect(s.errors[0]).toMatchObject({
+      line: 2,
+      reason: "$: not a Langfuse observation: it needs id, traceId and type (it holds trace, observations)",
+    });
+  });
+
+  it("Langfuse downloads: a document after the first that holds no observations is rejected", async () => {
+    const doc = readFileSync(join(LANGFUSE, "microsoft-agent-2025-12-17.trace.json"), "utf8");
+    const s = checked(await ingestAuto("two.langfuse.json", `${doc}{"trace":{"id":"x"},"scores":[]}\n`));
+    expect(s).toMatchObject({ ingested: 2, rejected: 1 });
+    expect(s.errors[0].reason).toContain("holds no observations (it holds trace, scores)");
   });
 });

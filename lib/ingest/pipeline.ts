@@ -1,8 +1,9 @@
 import type { Readable } from "node:stream";
 import { chooseFormat, type FormatChoice, readHead, SNIFF_BYTES } from "../formats/detect";
-import { selectOtlpSpan } from "../formats/otlp";
-import { selectPhoenixSpan } from "../formats/phoenix";
-import { redactResultBytes, selectPromptfooResult } from "../formats/promptfoo";
+import { langfuseHolds, selectLangfuseObservation } from "../formats/langfuse";
+import { OTLP_HOLDS, selectOtlpSpan } from "../formats/otlp";
+import { phoenixHolds, selectPhoenixSpan } from "../formats/phoenix";
+import { PROMPTFOO_HOLDS, redactResultBytes, selectPromptfooResult } from "../formats/promptfoo";
 import type { Lexicon } from "../lexicon/lexicon";
 import type { Probe } from "../probe/schema";
 import { Batcher } from "./batcher";
@@ -302,11 +303,18 @@ async function readSource(
       if (chosen.inspect === "log")
         return new InspectLogSplitter(maxBytes, options.model, () => tally.skipped());
     }
-    if (chosen.format === "otlp") return new SpanSplitter(selectOtlpSpan, maxBytes);
-    if (chosen.format === "phoenix")
-      return new SpanSplitter(selectPhoenixSpan(chosen.layout ?? "lines"), maxBytes);
+    // Each with where its values hold their spans: a value that holds none is rejected, not passed over.
+    if (chosen.format === "otlp") return new SpanSplitter(selectOtlpSpan, maxBytes, undefined, OTLP_HOLDS);
+    if (chosen.format === "phoenix") {
+      const layout = chosen.layout ?? "lines";
+      return new SpanSplitter(selectPhoenixSpan(layout), maxBytes, undefined, phoenixHolds(layout));
+    }
     if (chosen.format === "promptfoo")
-      return new SpanSplitter(selectPromptfooResult, maxBytes, redactResultBytes);
+      return new SpanSplitter(selectPromptfooResult, maxBytes, redactResultBytes, PROMPTFOO_HOLDS);
+    if (chosen.format === "langfuse") {
+      const at = chosen.observations ?? "lines";
+      return new SpanSplitter(selectLangfuseObservation(at), maxBytes, undefined, langfuseHolds(at));
+    }
     return new RecordSplitter(maxBytes);
   };
   /** A zip from a stream is spooled to a temporary file; one on disk is read in place (false: stop reading the stream). */

@@ -1,5 +1,6 @@
 import type { Generation, SpanRead } from "../formats/generation";
 import { readInspectGeneration } from "../formats/inspect";
+import { readLangfuseObservation } from "../formats/langfuse";
 import { readOtlpSpan } from "../formats/otlp";
 import { readPhoenixSpan } from "../formats/phoenix";
 import { readPromptfooResult } from "../formats/promptfoo";
@@ -10,16 +11,17 @@ import type { NormalizedResponse } from "../probe/response";
 import { describeIssues, type Probe } from "../probe/schema";
 
 /** The formats whose records are spans of another tool's trace, or results of another tool (their stored `form`). */
-export type SpanForm = "otlp" | "phoenix" | "promptfoo" | "inspect";
+export type SpanForm = "otlp" | "phoenix" | "promptfoo" | "langfuse" | "inspect";
 
 export function isSpanForm(form: string): form is SpanForm {
-  return form === "otlp" || form === "phoenix" || form === "promptfoo" || form === "inspect";
+  return form === "otlp" || form === "phoenix" || form === "promptfoo" || form === "langfuse" || form === "inspect";
 }
 
 /** One span, parsed from its bytes, read by its format's reader. */
 export function readSpan(form: SpanForm, value: unknown): SpanRead {
   if (form === "promptfoo") return readPromptfooResult(value);
   if (form === "inspect") return readInspectGeneration(value);
+  if (form === "langfuse") return readLangfuseObservation(value);
   return form === "otlp" ? readOtlpSpan(value) : readPhoenixSpan(value);
 }
 

@@ -1,4 +1,4 @@
-import { JsonScanner, type ScannedValue, type Selector } from "../formats/jsonScanner";
+import { JsonScanner, type ScannedValue, type ScannerOptions, type Selector } from "../formats/jsonScanner";
 import type { SplitRecord } from "./splitRecords";
 
 /**
@@ -9,13 +9,18 @@ import type { SplitRecord } from "./splitRecords";
 export class SpanSplitter {
   private readonly scanner: JsonScanner;
 
-  /** `clean`: applied to every value's bytes before anything reads or keeps them (promptfoo's secrets redacted). */
+  /**
+   * `clean`: applied to every value's bytes before anything reads or keeps them (promptfoo's
+   * secrets redacted). `expect`: where each top-level value holds its spans, so one that holds
+   * none is rejected rather than passed over (ScannerOptions.expect).
+   */
   constructor(
     select: Selector,
     maxBytes: number,
     private readonly clean?: (bytes: Buffer) => Buffer,
+    expect?: ScannerOptions["expect"],
   ) {
-    this.scanner = new JsonScanner({ select, maxBytes });
+    this.scanner = new JsonScanner({ select, maxBytes, expect });
   }
 
   get lines(): number {

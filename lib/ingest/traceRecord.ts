@@ -30,6 +30,7 @@ export type RecordForm =
   | "otlp"
   | "phoenix"
   | "promptfoo"
+  | "langfuse"
   | "inspect";
 
 const LabelNameSchema = z

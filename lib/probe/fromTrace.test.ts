@@ -1,10 +1,13 @@
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { inspectGenerations } from "../formats/inspect";
 import { BROWSER_LOG_TOOLS, inspectSample } from "../formats/inspectTestKit";
 import { draftFromRecord, optionalProperties, parseProbe, probeFromDraft } from "./fromTrace";
 import { rejectedWhatIf } from "./rejectedWhatIf";
 import { scheduleWindow } from "./testProbes";
+
+const LANGFUSE = join(import.meta.dirname, "..", "..", "fixtures", "langfuse");
 
 const bookParams = {
   type: "object",
@@ -68,6 +71,72 @@ describe("draftFromRecord", () => {
     expect(d.tools).toEqual([]);
     expect(d.user).toBe("hi");
     expect(draftFromRecord("not a request").tools).toEqual([]);
+  });
+});
+
+describe("draftFromRecord on Langfuse generations (real exports, fixtures/langfuse)", () => {
+  const generation = (file: string, id: string) => {
+    const doc = JSON.parse(readFileSync(join(LANGFUSE, file), "utf8"));
+    return (doc.observations as { id: string }[]).find((o) => o.id === id);
+  };
+
+  it("Vercel AI SDK: the tools of metadata.tools (JSON strings, inputSchema) and the user message", () => {
+    const d = draftFromRecord(generation("vercel-aisdk-2025-11-17.trace.json", "91a17a2274bfd23f"));
+    expect(d.tools).toEqual([
+      {
+        name: "getWeather",
+        description: "Get the weather in a location",
+        parameters: {
+          $schema: "http://json-schema.org/draft-07/schema#",
+          type: "object",
+          properties: { location: { description: "The location to get the weather for", type: "string" } },
+          required: ["location"],
+          additionalProperties: false,
+        },
+        mutating: true,
+      },
+    ]);
+    expect(d).toMatchObject({ system: "", user: "What is the weather like today in San Francisco?" });
+  });
+
+  it("OpenAI Agents SDK: OpenInference llm.tools, the Responses input, the instructions as the system", () => {
+    const d = draftFromRecord(generation("openai-agents-2025-09-30.trace.json", "98870087af69bf06"));
+    expect(d.tools.map((t) => [t.name, optionalProperties(t), t.parameters.required])).toEqual([
+      ["get_weather", [], ["city"]],
+    ]);
+    expect(d).toMatchObject({ system: "You are a helpful agent.", user: "What's the weather in Tokyo?" });
+  });
+
+  it("Google ADK: Gemini function_declarations and system_instruction in the input's config, contents as messages", () => {
+    const d = draftFromRecord(generation("google-adk-2025-08-28.trace.json", "f6e4c65297e40c96"));
+    expect(d.tools.map((t) => t.name)).toEqual(["say_hello"]);
+    expect(d.system).toBe(
+      'Always greet using the say_hello tool.\n\nYou are an agent. Your internal name is "hello_agent".',
+    );
+    expect(d.user).toBe("hi");
+  });
+
+  it("LangGraph (Python): the tool bound as a role tool message; pydantic-ai: its function tools and GenAI parts", () => {
+    const lg = draftFromRecord(generation("langgraph-python-2025-08-22.trace.json", "4f6535aaebcda355"));
+    expect(lg.tools.map((t) => [t.name, t.description])).toEqual([["Web-Search", "Dummy web search tool."]]);
+    expect(lg.user).toBe("Be helpful!\n\nSearch the web for 'example' and summarize.");
+    const pd = draftFromRecord(generation("pydantic-ai-tools-2025-12-04.trace.json", "eb0cc14cf7943ad5"));
+    expect(pd.tools.map((t) => [t.name, Object.keys(t.parameters.properties as object)])).toEqual([
+      ["final_result", ["quality", "feedback"]],
+    ]);
+    expect(pd).toMatchObject({
+      system: "You are a joke critic. Evaluate if the joke is funny and well-crafted.",
+      user: "Rate this joke:\n\nWhy do programmers hate nature?  \nIt has too many bugs!",
+    });
+  });
+
+  it("agno: an input it cannot read falls back to the OpenInference attributes its metadata keeps", () => {
+    const d = draftFromRecord(generation("agno-2025-06-11.trace.json", "ca136de468e156c9"));
+    expect(d.tools.map((t) => t.name)).toEqual(["duckduckgo_search", "duckduckgo_news"]);
+    expect(d.user).toBe("What is currently trending on Twitter?");
+    expect(d.system).toBe(
+      "<additional_information>\n- Use markdown to format your answers.\n</additional_information>",
+    );
   });
 });
 
@@ -180,6 +249,20 @@ describe("rejectedWhatIf", () => {
     const twin = { ...probe, id: "book_room_old" };
     const w = rejectedWhatIf(probe, [twin], [{ id: 1, raw: span("a", { room: "4B" }) }]);
     expect(w.matched).toBe(0);
+  });
+
+  it("reads a rejected Langfuse generation as the ingest does (a real Vercel AI SDK export)", () => {
+    const doc = JSON.parse(readFileSync(join(LANGFUSE, "vercel-aisdk-2025-11-17.trace.json"), "utf8"));
+    const raw = JSON.stringify(doc.observations[1]);
+    const d = draftFromRecord(doc.observations[1]);
+    const weather = probeFromDraft(
+      { ...d, tools: d.tools.map((t) => ({ ...t, parameters: { ...t.parameters, required: [] } })) },
+      { id: "lf_weather", tool: "getWeather", fields: ["location"], hidden: { location: "Oakland" } },
+    );
+    if (!weather.ok) throw new Error(weather.error);
+    const w = rejectedWhatIf(weather.probe, [scheduleWindow()], [{ id: 9, raw }]);
+    // The call's "San Francisco" is two words: the visible set holds single words, so INJECT (typed by the user).
+    expect(w).toMatchObject({ tried: 1, matched: 1, matchedIds: [9], labels: { location: { INJECT: 1 } } });
   });
 
   it("our records match when they name the probe's id", () => {

@@ -1,6 +1,7 @@
 import { decodeKeyValues } from "../formats/anyValue";
 import { flattenAttributes, indexesUnder, jsonValue } from "../formats/attributes";
 import { isInspectGeneration, modelEventOf } from "../formats/inspect";
+import { langfuseToolDefinitions } from "../formats/langfuseTools";
 import { isObject } from "../isObject";
 import { describeIssues, type Probe, ProbeSchema, type Tool } from "./schema";
 
@@ -16,13 +17,16 @@ export interface ProbeDraft {
   user: string;
 }
 
-/** A tool definition in OpenAI chat (`function: {…}`), OpenAI Responses / GenAI (flat) or Anthropic (`input_schema`) form. */
+/**
+ * A tool definition in OpenAI chat (`function: {…}`), OpenAI Responses / GenAI (flat), Anthropic
+ * (`input_schema`), Vercel AI SDK (`inputSchema`) or pydantic-ai (`parameters_json_schema`) form.
+ */
 export function toolOf(def: unknown): Tool | null {
   const d = jsonValue(def);
   if (!isObject(d)) return null;
   const f = isObject(d.function) ? d.function : d;
   if (typeof f.name !== "string" || f.name === "") return null;
-  const schema = f.parameters ?? f.input_schema ?? f.inputSchema ?? f.json_schema;
+  const schema = f.parameters ?? f.input_schema ?? f.inputSchema ?? f.json_schema ?? f.parameters_json_schema;
   const parameters = isObject(jsonValue(schema)) ? (jsonValue(schema) as Record<string, unknown>) : undefined;
   return {
     name: f.name,
@@ -88,6 +92,11 @@ function fromSpan(span: Record<string, unknown>): ProbeDraft {
   if (Array.isArray(defs)) for (const d of defs) pushTool(tools, toolOf(d));
   for (const n of indexesUnder(attrs, "llm.tools"))
     pushTool(tools, toolOf(attrs.get(`llm.tools.${n}.tool.json_schema`)));
+  return { tools, ...attributeWorld(attrs) };
+}
+
+/** The world of span attributes: GenAI or OpenInference input messages, GenAI system instructions. */
+function attributeWorld(attrs: Map<string, unknown>): { system: string; user: string } {
   let messages = messagesOf(attrs.get("gen_ai.input.messages"));
   if (messages.length === 0) {
     for (const n of indexesUnder(attrs, "llm.input_messages")) {
@@ -99,7 +108,43 @@ function fromSpan(span: Record<string, unknown>): ProbeDraft {
   if (messages.length === 0) messages = messagesOf(attrs.get("gen_ai.prompt"));
   const instructions = jsonValue(attrs.get("gen_ai.system_instructions"));
   const system = typeof instructions === "string" ? instructions : contentText(instructions);
-  return { tools, ...world(messages, system) };
+  return world(messages, system);
+}
+
+/** A Langfuse generation (an observation of type GENERATION, beside its trace id). */
+function isLangfuseGeneration(v: unknown): v is Record<string, unknown> {
+  return isObject(v) && v.type === "GENERATION" && typeof v.traceId === "string" && typeof v.id === "string";
+}
+
+const text = (v: unknown): string => (typeof v === "string" ? v : contentText(v));
+
+/**
+ * The request parts of a Langfuse generation: the tools it offered (lib/formats/langfuseTools.ts)
+ * and the messages of its input as its framework wrote them (a message list; a request body with
+ * `messages` or Gemini's `contents` and `config.system_instruction`; the Vercel AI SDK's `prompt`
+ * and `system`), else the span attributes its metadata keeps.
+ */
+function fromObservation(obs: Record<string, unknown>): ProbeDraft {
+  const tools: Tool[] = [];
+  for (const d of langfuseToolDefinitions(obs)) pushTool(tools, toolOf(d));
+  const input = jsonValue(obs.input);
+  const req = isObject(input) ? input : {};
+  const params = jsonValue(obs.modelParameters);
+  const config = isObject(req.config) ? req.config : isObject(params) ? params : {};
+  const list = Array.isArray(input) ? input : (req.messages ?? req.contents);
+  const messages = messagesOf(list);
+  if (typeof req.contents === "string") messages.push({ role: "user", text: req.contents });
+  if (typeof req.prompt === "string") messages.push({ role: "user", text: req.prompt });
+  const system = [req.system, req.instructions, config.system_instruction, config.instructions]
+    .map((v) => text(jsonValue(v)))
+    .find((t) => t !== "");
+  const drawn = world(messages, system ?? "");
+  if (drawn.user === "" && drawn.system === "") {
+    const metadata = jsonValue(obs.metadata);
+    const attrs = isObject(metadata) && isObject(metadata.attributes) ? metadata.attributes : {};
+    return { tools, ...attributeWorld(flattenAttributes(attrs)) };
+  }
+  return { tools, ...drawn };
 }
 
 function pushTool(tools: Tool[], t: Tool | null) {
@@ -131,13 +176,14 @@ function fromInspect(sample: Record<string, unknown>): ProbeDraft {
 
 /**
  * A draft from a record's parsed value: an OTLP span (`attributes` as `{key, value}`), an Inspect
- * generation record, a request body (`tools` and `messages`, OpenAI or Anthropic, `system` beside
+ * generation record, a Langfuse generation, a request body (`tools` and `messages`, OpenAI or Anthropic, `system` beside
  * them), or one under `request`.
  */
 export function draftFromRecord(value: unknown): ProbeDraft {
   if (isObject(value) && Array.isArray(value.attributes) && (value.spanId ?? value.span_id) !== undefined)
     return fromSpan(value);
   if (isInspectGeneration(value)) return fromInspect(value.sample);
+  if (isLangfuseGeneration(value)) return fromObservation(value);
   const req = isObject(value) && isObject(value.request) ? value.request : value;
   if (!isObject(req)) return { tools: [], system: "", user: "" };
   const tools: Tool[] = [];

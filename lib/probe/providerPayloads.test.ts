@@ -108,6 +108,19 @@ describe("text beside calls, several calls, and what is not the answer", () => {
     expect(score(payload).flags).toContain("multi_call");
   });
 
+  it("Gemini: a call written function_call (the Python SDK's model_dump) is read as functionCall is", () => {
+    const payload = gemini([
+      { text: "Booking." },
+      { function_call: { name: "schedule_window", args: ARGS } },
+    ]);
+    expect(normalizePayload(payload)).toMatchObject({
+      text: "Booking.",
+      tool_calls: [{ name: "schedule_window", arguments: ARGS }],
+    });
+    // An empty placeholder name is no call, in either spelling.
+    expect(normalizePayload(gemini([{ function_call: { name: "", args: {} } }])).tool_calls).toEqual([]);
+  });
+
   it("Gemini: only the first candidate, as chat's first choice", () => {
     const payload = {
       candidates: [

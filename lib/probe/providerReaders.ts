@@ -72,7 +72,7 @@ function foldDeltaCalls(entries: unknown[]): unknown[] {
  * between them: providers split one reply into parts mid-sentence (citations, streaming), and
  * the OpenAI SDK's `output_text` joins them the same way.
  */
-function contentText(content: unknown, partType: string): string | null {
+export function contentText(content: unknown, partType: string): string | null {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return null;
   const pieces: string[] = [];
@@ -145,7 +145,8 @@ function isGeminiCandidate(c: unknown): boolean {
 /**
  * Gemini: the parts of `candidates[0].content` (other candidates are alternatives, as chat's other
  * choices). Text parts joined, thought parts (`thought: true`) left out as reasoning is;
- * `functionCall {name, args}` parts as `{name, arguments: args}`, in order.
+ * `functionCall {name, args}` parts as `{name, arguments: args}`, in order (`function_call`, as
+ * the Python SDK's `model_dump()` writes it, too).
  */
 function readGemini(v: Rec): Read {
   const first = (v.candidates as unknown[])[0];
@@ -153,14 +154,15 @@ function readGemini(v: Rec): Read {
   return readGeminiParts(Array.isArray(parts) ? parts : []);
 }
 
-function readGeminiParts(parts: unknown[]): Read {
+export function readGeminiParts(parts: unknown[]): Read {
   const pieces: string[] = [];
   const calls: unknown[] = [];
   for (const p of parts) {
     if (!isObject(p)) continue;
     if (typeof p.text === "string" && p.thought !== true) pieces.push(p.text);
-    if (isObject(p.functionCall)) {
-      const call = pickCall(p.functionCall, "args");
+    const fc = isObject(p.functionCall) ? p.functionCall : p.function_call;
+    if (isObject(fc)) {
+      const call = pickCall(fc, "args");
       if (isNamedCall(call)) calls.push(call);
     }
   }

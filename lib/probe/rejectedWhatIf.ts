@@ -71,11 +71,13 @@ export function rejectedWhatIf(probe: Probe, stored: Probe[], records: RejectedR
   return out;
 }
 
-/** The span format of a record's value, told by its own fields (an OTLP span, a Phoenix span, an Inspect generation record); null for our records. */
+/** The span format of a record's value, told by its own fields (an OTLP span, a Phoenix span, an Inspect generation record, a Langfuse observation); null for our records. */
 export function spanFormOf(value: unknown): SpanForm | null {
   if (!isObject(value)) return null;
   if (isInspectGeneration(value)) return "inspect";
   if (isObject(value.context) && value.span_kind !== undefined) return "phoenix";
+  if (typeof value.traceId === "string" && typeof value.id === "string" && typeof value.type === "string")
+    return "langfuse";
   if ((value.spanId ?? value.span_id) !== undefined && (value.traceId ?? value.trace_id) !== undefined)
     return "otlp";
   return null;
