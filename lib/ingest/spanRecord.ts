@@ -14,7 +14,9 @@ import { describeIssues, type Probe } from "../probe/schema";
 export type SpanForm = "otlp" | "phoenix" | "promptfoo" | "langfuse" | "inspect";
 
 export function isSpanForm(form: string): form is SpanForm {
-  return form === "otlp" || form === "phoenix" || form === "promptfoo" || form === "langfuse" || form === "inspect";
+  return (
+    form === "otlp" || form === "phoenix" || form === "promptfoo" || form === "langfuse" || form === "inspect"
+  );
 }
 
 /** One span, parsed from its bytes, read by its format's reader. */
