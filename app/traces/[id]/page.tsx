@@ -14,19 +14,8 @@ import { getDb } from "@/db/client";
 import { getTraceDetail, parseTraceId, traceWorldState } from "@/db/queries/traceDetail";
 import { neighbours } from "@/db/queries/traceList";
 import { traceInFilter } from "@/db/queries/tracePosition";
-import type { Fact } from "@/lib/gate/facts";
 import { GATE_LOG_FORM } from "@/lib/ingest/gateLogForm";
-import { ANY_FIELD } from "@/lib/ingest/tags";
 import { askTermHits, markArgumentsBounded, readCallArguments } from "@/lib/probe/argumentMarks";
-import { runHref } from "@/lib/runPath";
-import {
-  filterField,
-  filterToParams,
-  parseTraceFilter,
-  type TraceFilter,
-  unknownFieldNotice,
-  unknownParams,
-} from "@/lib/traceFilter";
 import { FieldLabels } from "./FieldLabels";
 import { GateCard } from "./GateCard";
 import { GateLogDecision, gateLogVerdicts } from "./GateLogDecision";
@@ -42,6 +31,7 @@ import { SideEffect } from "./SideEffect";
 import { ToolCall } from "./ToolCall";
 import { ToolSchemaCard } from "./ToolSchemaCard";
 import { TraceNav } from "./TraceNav";
+import { gateFacts, traceFilterView, traceNavLinks } from "./traceView";
 
 type Props = {
   params: Promise<{ id: string }>;
@@ -53,24 +43,6 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: id === null ? "Not found" : `Trace ${id}` };
 }
 
-/** Filters that name a field's label, reason or agreement need a field; the run page always sends one. */
-function navField(filter: TraceFilter, fields: string[]): string | null {
-  // A field the run lacks reads every field, as the run page does (and says so).
-  if (filter.field) return filterField(filter, fields);
-  if (!(filter.label || filter.reason || filter.human || filter.recorded || filter.flag)) return null;
-  // As on the run page: a filter that names no field reads every field.
-  return fields.length ? ANY_FIELD : null;
-}
-
-/** The trace page's own parameters beside the filter's. */
-const TRACE_PAGE_PARAMS = ["pos"] as const;
-
-/** A 1-based position carried in the URL (`pos`), when it is one. */
-function position(v: string | string[] | undefined): number | null {
-  const x = Array.isArray(v) ? v[0] : v;
-  return x && /^[1-9][0-9]{0,15}$/.test(x) ? Number(x) : null;
-}
-
 export default async function TracePage({ params, searchParams }: Props) {
   await connection();
   const id = parseTraceId((await params).id);
@@ -80,50 +52,23 @@ export default async function TracePage({ params, searchParams }: Props) {
   if (!t) notFound();
 
   const sp = await searchParams;
-  const rawFilter = parseTraceFilter(sp);
-  const field = navField(rawFilter, Object.keys(t.result.fields));
-  // As on the run page: what the page does not read of its URL is said, not silently dropped.
-  const notices = [
-    ...unknownParams(sp, TRACE_PAGE_PARAMS),
-    unknownFieldNotice(rawFilter, Object.keys(t.result.fields)),
-  ];
-  const filter: TraceFilter = {
-    ...rawFilter,
-    field: field ?? undefined,
-    after: undefined,
-    before: undefined,
-  };
-  const query = filterToParams(filter).toString();
-  const nb = neighbours(db, t.run.id, t.id, filter, field);
+  const { filter, field, query, notices, focusField } = traceFilterView(sp, Object.keys(t.result.fields));
   const inFilter = query === "" || traceInFilter(db, t.run.id, t.id, filter, field);
-  // The position in the filter (from the run page's link), kept by j/k, so u returns to this
-  // trace's row on its page; a trace outside the filter has none.
-  const pos = inFilter ? position(sp.pos) : null;
-  const hrefWith = (path: string, extra: Record<string, number | null>) => {
-    const p = new URLSearchParams(query);
-    for (const [k, v] of Object.entries(extra)) if (v !== null) p.set(k, String(v));
-    return p.size ? `${path}${path.includes("?") ? "&" : "?"}${p}` : path;
-  };
-  const prevHref =
-    nb.prev !== null ? hrefWith(`/traces/${nb.prev}`, { pos: pos && pos > 1 ? pos - 1 : null }) : null;
-  const nextHref = nb.next !== null ? hrefWith(`/traces/${nb.next}`, { pos: pos && pos + 1 }) : null;
-  const runLink = runHref(t.run.name, query);
-  const backHref = hrefWith(runHref(t.run.name), { at: t.id, pos });
+  const { prevHref, nextHref, backHref, runLink } = traceNavLinks({
+    runName: t.run.name,
+    traceId: t.id,
+    query,
+    neighbours: neighbours(db, t.run.id, t.id, filter, field),
+    inFilter,
+    pos: sp.pos,
+  });
 
   const probe = t.compiled;
   const view = probe ? await markArgumentsBounded(t.response, probe) : null;
   const hits = probe ? askTermHits(t.response.text, probe) : null;
   const called = view !== null && view.kind !== "no_call";
 
-  // The facts the gate read: the probe's, overridden key by key by the trace's own world_state.
-  const traceFacts = traceWorldState(t.reread);
-  const facts: Record<string, Fact> = { ...(probe?.facts ?? {}), ...(traceFacts ?? {}) };
-  const factOrigin = (k: string) =>
-    traceFacts && Object.hasOwn(traceFacts, k)
-      ? "from the trace's world_state"
-      : t.probe?.facts
-        ? "from the probe"
-        : "probe default";
+  const gate = gateFacts(probe?.facts, traceWorldState(t.reread), Boolean(t.probe?.facts));
   const callArgs = view?.kind === "call" ? Object.fromEntries(view.args.map((a) => [a.key, a.value])) : null;
   const written = (t.reread.side_effect as { written?: unknown } | undefined)?.written;
   const writtenRead =
@@ -203,12 +148,7 @@ export default async function TracePage({ params, searchParams }: Props) {
             </p>
           ) : null}
 
-          <FieldLabels
-            t={t}
-            focusField={
-              rawFilter.label || rawFilter.reason || rawFilter.human || rawFilter.recorded ? field : null
-            }
-          />
+          <FieldLabels t={t} focusField={focusField} />
 
           <ParseNotes text={t.response.text} flags={t.result.flags} probe={probe} raw={t.reread.raw} />
           {review.fields.length > 0 ? (
@@ -242,8 +182,8 @@ export default async function TracePage({ params, searchParams }: Props) {
           <div className="grid items-start gap-4 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
             <GateCard
               t={t}
-              facts={facts}
-              factOrigin={factOrigin}
+              facts={gate.facts}
+              factOrigin={gate.origin}
               requires={probe?.requires ?? []}
               args={callArgs}
             />
