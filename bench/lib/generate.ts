@@ -8,7 +8,7 @@
  *
  * Deterministic: a seeded PRNG (mulberry32), no clock, no Math.random.
  */
-import { Rng } from "../../scripts/rng";
+import { Rng } from "../../lib/generate/rng";
 
 export { Rng };
 
