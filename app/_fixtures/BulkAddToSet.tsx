@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
+import { ConfirmDialog } from "@/app/_components/ConfirmDialog";
 import { LabelChip } from "@/app/_components/LabelChip";
 import { ProgressBar } from "@/app/_components/ProgressBar";
 import { type ReviewerState, useReviewer } from "@/app/_review/useReviewer";
@@ -119,8 +120,7 @@ export function BulkAddToSet({
     if (r.ok) setJob(r.job);
   };
 
-  const submit = (e: React.FormEvent) => {
-    e.preventDefault();
+  const submit = () => {
     if (busy || adding) return;
     if (count && !count.overLimit && count.total > 0) void add();
     else void countFields();
@@ -139,79 +139,57 @@ export function BulkAddToSet({
         Add all that match to a set…
       </button>
       {reviewer.dialog}
-      <dialog
-        ref={dialog}
+      <ConfirmDialog
+        dialog={dialog}
+        title="Add every field this filter shows to a fixture set"
+        onSubmit={submit}
+        // First count, then add what was counted; once a job runs, only Close is left.
+        confirm={
+          canAdd
+            ? busy === "adding"
+              ? "Adding…"
+              : `Add ${fields(count.total)}`
+            : job
+              ? null
+              : busy === "counting"
+                ? "Counting…"
+                : "Count the fields"
+        }
+        tone={canAdd ? "primary" : "neutral"}
+        pending={busy !== ""}
+        error={error}
+        cancel={job ? "Close" : "Cancel"}
+        initialFocus={input}
         onClose={() => setShown(false)}
-        aria-labelledby="bulk-add-title"
-        className="m-auto w-[min(32rem,calc(100vw-2rem))] rounded-lg border border-slate-200 p-0 shadow-xl backdrop:bg-slate-900/30"
-        data-testid="bulk-add-dialog"
+        wide
+        testId="bulk-add-dialog"
+        confirmTestId={canAdd ? "bulk-add-confirm" : "bulk-add-count"}
+        errorTestId="bulk-add-error"
       >
-        <form onSubmit={submit} className="space-y-3 p-4">
-          <h2 id="bulk-add-title" className="text-base font-semibold text-slate-900">
-            Add every field this filter shows to a fixture set
-          </h2>
-          <p className="text-sm text-slate-600">
-            Filter <span className="font-mono text-xs break-all">{filterText || "none (the whole run)"}</span>
-            , field <span className="font-mono">{field === "*" ? "any field" : field}</span>. Each field's
-            current human label becomes its expected label; fields without one are skipped.
-          </p>
-          <label className="block text-xs font-medium text-slate-600" htmlFor="bulk-add-set">
-            Set name (a new name makes a new set)
-          </label>
-          <input
-            id="bulk-add-set"
-            ref={input}
-            required
-            maxLength={100}
-            autoComplete="off"
-            onChange={() => {
-              setCount(null);
-              if (!adding) setJob(null);
-            }}
-            className="w-full rounded border border-slate-300 px-2 py-1 font-mono text-sm"
-            data-testid="bulk-add-set"
-          />
-          {count ? <CountNote count={count} reviewer={reviewer.name} /> : null}
-          {shown ? jobNote : null}
-          {error ? (
-            <p
-              role="alert"
-              className="rounded bg-red-50 p-2 text-sm text-red-800"
-              data-testid="bulk-add-error"
-            >
-              {error}
-            </p>
-          ) : null}
-          <div className="flex flex-wrap justify-end gap-2">
-            <button
-              type="button"
-              onClick={() => dialog.current?.close()}
-              className="rounded border border-slate-300 px-3 py-1.5 text-sm"
-            >
-              {job ? "Close" : "Cancel"}
-            </button>
-            {canAdd ? (
-              <button
-                type="submit"
-                disabled={busy !== ""}
-                className="rounded bg-indigo-700 px-3 py-1.5 text-sm text-white disabled:opacity-60"
-                data-testid="bulk-add-confirm"
-              >
-                {busy === "adding" ? "Adding…" : `Add ${fields(count.total)}`}
-              </button>
-            ) : job ? null : (
-              <button
-                type="submit"
-                disabled={busy !== ""}
-                className="rounded bg-slate-900 px-3 py-1.5 text-sm text-white disabled:opacity-60"
-                data-testid="bulk-add-count"
-              >
-                {busy === "counting" ? "Counting…" : "Count the fields"}
-              </button>
-            )}
-          </div>
-        </form>
-      </dialog>
+        <p className="text-sm text-slate-600">
+          Filter <span className="font-mono text-xs break-all">{filterText || "none (the whole run)"}</span>,
+          field <span className="font-mono">{field === "*" ? "any field" : field}</span>. Each field's current
+          human label becomes its expected label; fields without one are skipped.
+        </p>
+        <label className="block text-xs font-medium text-slate-600" htmlFor="bulk-add-set">
+          Set name (a new name makes a new set)
+        </label>
+        <input
+          id="bulk-add-set"
+          ref={input}
+          required
+          maxLength={100}
+          autoComplete="off"
+          onChange={() => {
+            setCount(null);
+            if (!adding) setJob(null);
+          }}
+          className="w-full rounded border border-slate-300 px-2 py-1 font-mono text-sm"
+          data-testid="bulk-add-set"
+        />
+        {count ? <CountNote count={count} reviewer={reviewer.name} /> : null}
+        {shown ? jobNote : null}
+      </ConfirmDialog>
       {job && !shown ? (
         <div className="basis-full" data-testid="bulk-add-job">
           {jobNote}
