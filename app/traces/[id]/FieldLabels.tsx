@@ -1,5 +1,6 @@
 import { identifier } from "@/app/_components/Breakable";
 import { Card } from "@/app/_components/Card";
+import { CardTableHead } from "@/app/_components/CardTableHead";
 import { FlagList } from "@/app/_components/FlagList";
 import { LabelChip } from "@/app/_components/LabelChip";
 import { LeftOutNote } from "@/app/_components/LeftOut";
@@ -22,17 +23,18 @@ export function FieldLabels({ t, focusField }: { t: TraceDetail; focusField: str
       ) : (
         <div className="overflow-x-auto">
           <table className="w-full text-sm" data-testid="field-labels">
-            <thead className="border-b border-slate-200 text-left text-xs text-slate-500">
-              <tr>
-                <th className="py-1.5 pr-3 font-medium">Field</th>
-                <th className="py-1.5 pr-3 font-medium">Ours</th>
-                <th className="py-1.5 pr-3 font-medium">Why</th>
-                <th className="py-1.5 pr-3 font-medium">Field flags</th>
-                <th className="py-1.5 pr-3 font-medium">Recorded (harness)</th>
-                <th className="py-1.5 pr-3 font-medium">Imported human</th>
-                {side ? <th className="py-1.5 font-medium">Side effect</th> : null}
-              </tr>
-            </thead>
+            <CardTableHead
+              roomy
+              columns={[
+                "Field",
+                "Ours",
+                "Why",
+                "Field flags",
+                "Recorded (harness)",
+                "Imported human",
+                side ? "Side effect" : null,
+              ]}
+            />
             <tbody>
               {fields.map(([f, s]) => (
                 <tr
