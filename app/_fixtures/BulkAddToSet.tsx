@@ -1,10 +1,11 @@
 "use client";
 
 import Link from "next/link";
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { ConfirmDialog } from "@/app/_components/ConfirmDialog";
 import { LabelChip } from "@/app/_components/LabelChip";
 import { ProgressBar } from "@/app/_components/ProgressBar";
+import { useBackgroundJob } from "@/app/_components/useBackgroundJob";
 import { type ReviewerState, useReviewer } from "@/app/_review/useReviewer";
 import type { BulkAddCount, BulkAddResult } from "@/db/queries/fixturesBulk";
 import { LABEL_KEYS } from "@/lib/review/humanLabel";
@@ -44,20 +45,14 @@ export function BulkAddToSet({
   const input = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState<"" | "counting" | "adding">("");
   const [count, setCount] = useState<(BulkAddCount & { setName: string }) | null>(null);
-  const [job, setJob] = useState<BulkAddJobView | null>(running);
+  const { job, setJob, cancel } = useBackgroundJob(running, {
+    status: bulkAddStatusAction,
+    cancel: cancelBulkAddAction,
+  });
   const [shown, setShown] = useState(false);
   const [error, setError] = useState("");
   const adding = job?.status === "running";
   const result = job && !adding ? job : null;
-
-  useEffect(() => {
-    if (job?.status !== "running") return;
-    const t = setTimeout(async () => {
-      const r = await bulkAddStatusAction({ id: job.id });
-      if (r.ok) setJob(r.job);
-    }, 700);
-    return () => clearTimeout(t);
-  }, [job]);
 
   const open = () => {
     setCount(null);
@@ -112,12 +107,6 @@ export function BulkAddToSet({
     } catch {
       // Private mode: nothing to remember.
     }
-  };
-
-  const cancel = async () => {
-    if (!job) return;
-    const r = await cancelBulkAddAction({ id: job.id });
-    if (r.ok) setJob(r.job);
   };
 
   const submit = () => {

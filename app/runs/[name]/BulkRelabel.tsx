@@ -1,10 +1,11 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { ConfirmDialog } from "@/app/_components/ConfirmDialog";
 import { LabelChip } from "@/app/_components/LabelChip";
 import { ProgressBar } from "@/app/_components/ProgressBar";
+import { useBackgroundJob } from "@/app/_components/useBackgroundJob";
 import {
   bulkStatusAction,
   cancelBulkAction,
@@ -52,19 +53,12 @@ export function BulkRelabel({
   const [mark, setMark] = useState<Mark | null>(null);
   const [busy, setBusy] = useState<"" | "counting" | "starting">("");
   const [error, setError] = useState("");
-  const [job, setJob] = useState<BulkJobView | null>(running);
-
-  useEffect(() => {
-    if (job?.status !== "running") return;
-    const t = setTimeout(async () => {
-      const r = await bulkStatusAction({ id: job.id });
-      if (r.ok) {
-        setJob(r.job);
-        if (r.job.status !== "running") router.refresh();
-      }
-    }, 700);
-    return () => clearTimeout(t);
-  }, [job, router]);
+  // When it ends or is stopped, the rows show the new reviews.
+  const { job, setJob, cancel } = useBackgroundJob(
+    running,
+    { status: bulkStatusAction, cancel: cancelBulkAction },
+    () => router.refresh(),
+  );
 
   const chosen = label === CLEAR ? null : label;
   const scope = { run, query, field, label: chosen };
@@ -95,13 +89,6 @@ export function BulkRelabel({
     if (!r.ok) return setError(r.error);
     dialog.current?.close();
     setJob(r.job);
-  };
-
-  const cancel = async () => {
-    if (!job) return;
-    const r = await cancelBulkAction({ id: job.id });
-    if (r.ok) setJob(r.job);
-    router.refresh();
   };
 
   const canStart = mark !== null && mark.total > 0;

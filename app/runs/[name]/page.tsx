@@ -90,6 +90,8 @@ export default async function RunPage({ params, searchParams }: Props) {
   const base = runHref(run.name);
   const filterParams = filterToParams({ ...filter, field });
   const query = filterParams.toString();
+  /** The filter in words, as the bulk actions' dialogs name it. */
+  const filterText = [...filterParams].map(([k, v]) => `${k}=${v}`).join(" ");
   const pageHref = (k: "after" | "before", id: number) => {
     const p = filterToParams({ ...filter, field });
     p.set(k, String(id));
@@ -309,7 +311,7 @@ export default async function RunPage({ params, searchParams }: Props) {
                 run={run.name}
                 query={query}
                 field={field}
-                filterText={[...filterParams].map(([k, v]) => `${k}=${v}`).join(" ")}
+                filterText={filterText}
                 reviewer={reviewer}
                 running={bulk?.status === "running" ? bulkJobView(bulk) : null}
               />
@@ -317,7 +319,7 @@ export default async function RunPage({ params, searchParams }: Props) {
                 run={run.name}
                 query={query}
                 field={field}
-                filterText={[...filterParams].map(([k, v]) => `${k}=${v}`).join(" ")}
+                filterText={filterText}
                 reviewer={reviewer}
                 running={bulkAdd?.status === "running" ? bulkAddJobView(db, bulkAdd) : null}
               />
