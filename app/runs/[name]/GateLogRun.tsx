@@ -11,7 +11,7 @@ import { responsePreview } from "@/lib/preview";
 import { runHref } from "@/lib/runPath";
 import { GATE_LOG_FILTERS, type TraceFilter } from "@/lib/traceFilter";
 import type { FilterSelect } from "./FilterBar";
-import { TraceRowsTable } from "./TraceRowsTable";
+import { type TraceRowsPage, TraceRowsTable } from "./TraceRowsTable";
 
 const n = (x: number) => x.toLocaleString("en-US");
 
@@ -95,24 +95,11 @@ const blocking = (g: TraceListRow["result"]["gate"]) => [
 ];
 
 /** One row per decision: when, the call, what the agent's gate recorded, what ours decides. */
-export function GateLogTable({
-  rows,
-  query,
-  start = null,
-  highlight,
-}: {
-  rows: TraceListRow[];
-  query: string;
-  start?: number | null;
-  highlight?: number;
-}) {
+export function GateLogTable(page: TraceRowsPage<TraceListRow>) {
   return (
     <TraceRowsTable
+      {...page}
       label="Decisions"
-      rows={rows}
-      query={query}
-      start={start}
-      highlight={highlight}
       columns={["Decision", "Call", "Recorded", "Ours", "Blocked on", "Flags"]}
       sub={(r) => (
         <div className="font-mono text-[11px] text-slate-500">

@@ -1,6 +1,17 @@
 import type { ReactNode } from "react";
 import { ScrollBox } from "@/app/_components/ScrollBox";
 
+/** One page of a run's rows, as the run page hands it to its table. */
+export interface TraceRowsPage<R> {
+  rows: R[];
+  /** The filter as URL parameters, kept by each trace's link. */
+  query: string;
+  /** The page's first position in the filter, when known (`pos` on each link). */
+  start?: number | null;
+  /** The trace the reviewer came back from. */
+  highlight?: number;
+}
+
 /** A header cell: its name, right-aligned when it heads numbers. */
 export type Column = string | { name: string; right: true };
 
@@ -20,12 +31,8 @@ export function TraceRowsTable<R extends { id: number }>({
   columns,
   sub,
   cells,
-}: {
+}: TraceRowsPage<R> & {
   label: string;
-  rows: R[];
-  query: string;
-  start?: number | null;
-  highlight?: number;
   /** The first is the trace's column. */
   columns: readonly Column[];
   /** What stands under the trace's link in the first cell. */

@@ -5,7 +5,7 @@ import { FlagList } from "@/app/_components/FlagList";
 import { GateBadge } from "@/app/_components/GateBadge";
 import { LabelChip } from "@/app/_components/LabelChip";
 import { HumanLabels, type HumanLabelView } from "./HumanLabels";
-import { TraceRowsTable } from "./TraceRowsTable";
+import { type TraceRowsPage, TraceRowsTable } from "./TraceRowsTable";
 
 /** What a row shows, computed on the server (the raw row never crosses to the client). */
 export interface TraceRowView {
@@ -32,26 +32,11 @@ export interface TraceRowView {
  * 50-row page. Plain anchors (not next/link) and the `.chip` class keep it lean; the rows' links
  * and anchors are `TraceRowsTable`'s.
  */
-export function TraceTable({
-  rows,
-  query,
-  showProbe,
-  start = null,
-  highlight,
-}: {
-  rows: TraceRowView[];
-  query: string;
-  showProbe: boolean;
-  start?: number | null;
-  highlight?: number;
-}) {
+export function TraceTable({ showProbe, ...page }: TraceRowsPage<TraceRowView> & { showProbe: boolean }) {
   return (
     <TraceRowsTable
+      {...page}
       label="Traces"
-      rows={rows}
-      query={query}
-      start={start}
-      highlight={highlight}
       columns={[
         "Trace",
         ...(showProbe ? ["Probe"] : []),
