@@ -139,3 +139,29 @@ export function ConfirmDialog({
     </dialog>
   );
 }
+
+/**
+ * The confirm button of a dialog that counts before it acts (a bulk relabel, a bulk add): "Count
+ * the fields", dark, until there is a count to act on, then the action, indigo; each says "…ing"
+ * while it runs. Spread into ConfirmDialog's props.
+ */
+export function countFirst(o: {
+  counted: boolean;
+  busy: "counting" | "acting" | null;
+  action: string;
+  acting: string;
+  testIds: { count: string; act: string };
+}) {
+  return {
+    confirm: o.counted
+      ? o.busy === "acting"
+        ? o.acting
+        : o.action
+      : o.busy === "counting"
+        ? "Counting…"
+        : "Count the fields",
+    tone: o.counted ? ("primary" as const) : ("neutral" as const),
+    pending: o.busy !== null,
+    confirmTestId: o.counted ? o.testIds.act : o.testIds.count,
+  };
+}

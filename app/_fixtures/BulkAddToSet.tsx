@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useRef, useState } from "react";
-import { ConfirmDialog } from "@/app/_components/ConfirmDialog";
+import { ConfirmDialog, countFirst } from "@/app/_components/ConfirmDialog";
 import { LabelChip } from "@/app/_components/LabelChip";
 import { ProgressBar } from "@/app/_components/ProgressBar";
 import { useBackgroundJob } from "@/app/_components/useBackgroundJob";
@@ -43,7 +43,7 @@ export function BulkAddToSet({
   const reviewer = useReviewer(server);
   const dialog = useRef<HTMLDialogElement>(null);
   const input = useRef<HTMLInputElement>(null);
-  const [busy, setBusy] = useState<"" | "counting" | "adding">("");
+  const [busy, setBusy] = useState<"" | "counting" | "acting">("");
   const [count, setCount] = useState<(BulkAddCount & { setName: string }) | null>(null);
   const { job, setJob, cancel } = useBackgroundJob(running, {
     status: bulkAddStatusAction,
@@ -87,7 +87,7 @@ export function BulkAddToSet({
     let name = reviewer.name;
     if (!name && reviewer.source === "browser") name = await reviewer.ask();
     if (!name) return setError("Say who is reviewing first: your name goes with each fixture.");
-    setBusy("adding");
+    setBusy("acting");
     setError("");
     const r = await bulkAddToSetAction({
       run,
@@ -132,27 +132,21 @@ export function BulkAddToSet({
         dialog={dialog}
         title="Add every field this filter shows to a fixture set"
         onSubmit={submit}
-        // First count, then add what was counted; once a job runs, only Close is left.
-        confirm={
-          canAdd
-            ? busy === "adding"
-              ? "Adding…"
-              : `Add ${fields(count.total)}`
-            : job
-              ? null
-              : busy === "counting"
-                ? "Counting…"
-                : "Count the fields"
-        }
-        tone={canAdd ? "primary" : "neutral"}
-        pending={busy !== ""}
+        {...countFirst({
+          counted: canAdd,
+          busy: busy || null,
+          action: canAdd ? `Add ${fields(count.total)}` : "",
+          acting: "Adding…",
+          testIds: { count: "bulk-add-count", act: "bulk-add-confirm" },
+        })}
+        // Once a job runs, only Close is left.
+        {...(job && !canAdd ? { confirm: null } : {})}
         error={error}
         cancel={job ? "Close" : "Cancel"}
         initialFocus={input}
         onClose={() => setShown(false)}
         wide
         testId="bulk-add-dialog"
-        confirmTestId={canAdd ? "bulk-add-confirm" : "bulk-add-count"}
         errorTestId="bulk-add-error"
       >
         <p className="text-sm text-slate-600">

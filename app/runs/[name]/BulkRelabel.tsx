@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
-import { ConfirmDialog } from "@/app/_components/ConfirmDialog";
+import { ConfirmDialog, countFirst } from "@/app/_components/ConfirmDialog";
 import { LabelChip } from "@/app/_components/LabelChip";
 import { ProgressBar } from "@/app/_components/ProgressBar";
 import { useBackgroundJob } from "@/app/_components/useBackgroundJob";
@@ -51,7 +51,7 @@ export function BulkRelabel({
   const [label, setLabel] = useState<string>("ASK");
   const [note, setNote] = useState("");
   const [mark, setMark] = useState<Mark | null>(null);
-  const [busy, setBusy] = useState<"" | "counting" | "starting">("");
+  const [busy, setBusy] = useState<"" | "counting" | "acting">("");
   const [error, setError] = useState("");
   // When it ends or is stopped, the rows show the new reviews.
   const { job, setJob, cancel } = useBackgroundJob(
@@ -83,7 +83,7 @@ export function BulkRelabel({
     let name = reviewer.name;
     if (!name && reviewer.source === "browser") name = await reviewer.ask();
     if (!name) return setError("Say who is reviewing first.");
-    setBusy("starting");
+    setBusy("acting");
     const r = await startBulkAction({ ...scope, note, ...mark });
     setBusy("");
     if (!r.ok) return setError(r.error);
@@ -115,22 +115,16 @@ export function BulkRelabel({
         dialog={dialog}
         title="Relabel every field this filter shows"
         onSubmit={submit}
-        // First count, then relabel what was counted.
-        confirm={
-          canStart
-            ? busy === "starting"
-              ? "Starting…"
-              : `Relabel ${n(mark.total)} ${mark.total === 1 ? "field" : "fields"}`
-            : busy === "counting"
-              ? "Counting…"
-              : "Count the fields"
-        }
-        tone={canStart ? "primary" : "neutral"}
-        pending={busy !== ""}
+        {...countFirst({
+          counted: canStart,
+          busy: busy || null,
+          action: canStart ? `Relabel ${n(mark.total)} ${mark.total === 1 ? "field" : "fields"}` : "",
+          acting: "Starting…",
+          testIds: { count: "bulk-count-button", act: "bulk-confirm" },
+        })}
         error={error}
         wide
         testId="bulk-dialog"
-        confirmTestId={canStart ? "bulk-confirm" : "bulk-count-button"}
         errorTestId="bulk-error"
       >
         <p className="text-sm text-slate-600">
