@@ -36,11 +36,12 @@ import { reviewTransaction, writeReviews } from "../db/queries/reviews";
 import { configurationOf } from "../lib/fixtures/configuration";
 import { fixtureScorer } from "../lib/fixtures/score";
 import { type WorldSnapshot, worldSnapshot } from "../lib/fixtures/world";
+import { Rng } from "../lib/generate/rng";
 import type { NormalizedResponse } from "../lib/probe/response";
 import type { Label } from "../lib/probe/schema";
 import type { TraceScore } from "../lib/probe/score";
 import { parseTraceFilter } from "../lib/traceFilter";
-import { Rng, traceLines, vocabWord } from "./lib/generate";
+import { traceLines, vocabWord } from "./lib/generate";
 import { benchDir, CLI, ensureCliBundle, fmt, load, median, runNode, writeLines } from "./lib/util";
 
 const { values } = parseArgs({

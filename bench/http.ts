@@ -25,20 +25,13 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
 import { vocabWord } from "./lib/generate";
-import { build, freePort, loadBigRun, startServer, time } from "./lib/server";
+import { BIG_RUN, benchPort, build, loadBigRun, PAGE_BENCH_OPTIONS, startServer, time } from "./lib/server";
 import { benchDir, fmt, load, loadIsHigh, median, percentile } from "./lib/util";
 
-const { values } = parseArgs({
-  options: {
-    n: { type: "string", default: "1000000" },
-    requests: { type: "string", default: "20" },
-    "no-build": { type: "boolean", default: false },
-    port: { type: "string" },
-  },
-});
+const { values } = parseArgs({ options: PAGE_BENCH_OPTIONS });
 const N = Number(values.n);
 const REQUESTS = Number(values.requests);
-const RUN = "bench-1m";
+const RUN = BIG_RUN;
 
 const loadDatabase = (dbPath: string) => loadBigRun(dbPath, { n: N, run: RUN, file: `big-${N}.jsonl` });
 
@@ -83,7 +76,7 @@ async function main(): Promise<void> {
   await loadDatabase(dbPath);
   console.log(`database: ${fmt(statSync(dbPath).size / 1e6)} MB`);
   build(values["no-build"] ?? false);
-  const port = values.port ? Number(values.port) : await freePort();
+  const port = await benchPort(values);
   const server = await startServer(dbPath, port);
   const base = `http://127.0.0.1:${port}`;
   try {

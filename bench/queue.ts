@@ -14,20 +14,13 @@ import type { Label } from "../lib/probe/schema";
 import type { TraceScore } from "../lib/probe/score";
 import { queueRulesOf } from "../lib/review/queueRules";
 import { actionIds, seededDatabase } from "./lib/seeded";
-import { build, freePort, startServer, time } from "./lib/server";
+import { BIG_RUN, benchPort, build, PAGE_BENCH_OPTIONS, startServer, time } from "./lib/server";
 import { fmt, load, loadIsHigh, median, percentile } from "./lib/util";
 
-const { values } = parseArgs({
-  options: {
-    n: { type: "string", default: "1000000" },
-    requests: { type: "string", default: "20" },
-    "no-build": { type: "boolean", default: false },
-    port: { type: "string" },
-  },
-});
+const { values } = parseArgs({ options: PAGE_BENCH_OPTIONS });
 const N = Number(values.n);
 const REQUESTS = Number(values.requests);
-const RUN = "bench-1m";
+const RUN = BIG_RUN;
 
 const REVIEWER = "bench";
 
@@ -116,7 +109,7 @@ async function main(): Promise<void> {
   build(values["no-build"] ?? false);
   const review = actionIds().get("reviewFromQueue");
   if (!review) throw new Error("the build has no server action reviewFromQueue");
-  const port = values.port ? Number(values.port) : await freePort();
+  const port = await benchPort(values);
   const server = await startServer(work, port);
   const base = `http://127.0.0.1:${port}`;
   // Our own connection reads what the server will serve (the same file, WAL).

@@ -6,28 +6,24 @@ import type { Label } from "../lib/probe/schema";
 import { actionIds, seededDatabase } from "./lib/seeded";
 import {
   actionResult,
+  BIG_RUN,
+  benchPort,
   build,
   callAction as callActionAs,
-  freePort,
   loopDelay,
+  PAGE_BENCH_OPTIONS,
   startServer,
   time,
 } from "./lib/server";
 import { ensureCliBundle, fmt, load, loadIsHigh, median, percentile } from "./lib/util";
 
 const { values } = parseArgs({
-  options: {
-    n: { type: "string", default: "1000000" },
-    requests: { type: "string", default: "20" },
-    bulk: { type: "string", default: "100000" },
-    "no-build": { type: "boolean", default: false },
-    port: { type: "string" },
-  },
+  options: { ...PAGE_BENCH_OPTIONS, bulk: { type: "string", default: "100000" } },
 });
 const N = Number(values.n);
 const REQUESTS = Number(values.requests);
 const BULK = Number(values.bulk);
-const RUN = "bench-1m";
+const RUN = BIG_RUN;
 
 const SEED_REVIEWER = "bench-seed";
 const COOKIE = "assumeprobe_reviewer=bench";
@@ -126,7 +122,7 @@ async function main(): Promise<void> {
   const count = actions.get("countBulkAction");
   const start = actions.get("startBulkAction");
   if (!submit || !count || !start) throw new Error("the build has no review actions");
-  const port = values.port ? Number(values.port) : await freePort();
+  const port = await benchPort(values);
   // The event-loop diagnostic (app/api/loop-stats): the server's delay while the bulk relabel runs.
   const server = await startServer(work, port, { ASSUMEPROBE_LOOP_STATS: "1" });
   const base = `http://127.0.0.1:${port}`;

@@ -24,11 +24,12 @@
 import { existsSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { Rng } from "../lib/generate/rng";
 import { interpretRecord } from "../lib/ingest/traceRecord";
 import { builtinProbes, DEFAULT_PROBE_ID } from "../lib/probe/builtin";
 import type { Probe } from "../lib/probe/schema";
 import { readArguments, scoreTrace, type TraceInput } from "../lib/probe/score";
-import { makeRecord, Rng, traceLines } from "./lib/generate";
+import { makeRecord, traceLines } from "./lib/generate";
 import {
   benchDir,
   CLI,

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
-import { expect, type Page, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { cli, ingest } from "./pages/e2eDb";
+import { shootFitting } from "./pages/shots";
 
 // Agreement over imported human labels of runs ingested here: two runs (one model each, so the
 // overview's trends and comparison stay the demo's) of a probe from a file, a probe group of its
@@ -20,17 +21,6 @@ test.beforeAll(() => {
     expect(s.rejected, JSON.stringify(s.errors)).toBe(0);
   }
 });
-
-async function shoot(page: Page, name: string) {
-  for (const width of [1440, 390]) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: `shots/${name}-${width}.png`, fullPage: true });
-    // Nothing is wider than the phone's screen.
-    if (width === 390)
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
-}
 
 test("the agreement page: matrix, precision and recall, kappa with its count, cells linking to their fields", async ({
   page,
@@ -53,7 +43,7 @@ test("the agreement page: matrix, precision and recall, kappa with its count, ce
   await expect(matrix.getByTestId("recall").first()).toHaveText("33%"); // ASK
   await expect(page.getByTestId("per-probe-field").getByTestId("slice")).toHaveCount(1);
   await expect(page.getByTestId("per-model").getByTestId("slice")).toHaveCount(2);
-  await shoot(page, "agreement");
+  await shootFitting(page, "agreement");
 
   // One run, probe and field: the run page filtered to the cell's fields.
   await cell("INJECT", "COPY").getByRole("link").click();
@@ -64,7 +54,7 @@ test("the agreement page: matrix, precision and recall, kappa with its count, ce
   await page.goto(`/agreement?group=${encodeURIComponent(GROUP)}`);
   await cell("DRIFT", "ASK").getByRole("link").click();
   await expect(page.getByTestId("cell-target")).toHaveCount(2);
-  await shoot(page, "agreement-cell");
+  await shootFitting(page, "agreement-cell");
   await page.getByTestId("cell-target").filter({ hasText: "e2e-agree-a" }).getByRole("link").click();
   await expect(page.getByTestId("trace-row")).toHaveCount(1);
 
@@ -87,7 +77,7 @@ test("kappa says none, not 0, when nothing is comparable; an empty scope says wh
   await expect(k).toContainText("none on 2 fields");
   await page.goto("/agreement?model=no-such-model");
   await expect(page.getByTestId("agreement-empty")).toContainText("No field has a human label in this scope");
-  await shoot(page, "agreement-empty");
+  await shootFitting(page, "agreement-empty");
 });
 
 test("the overview has one agreement line per probe group, the When2Call run's among them", async ({

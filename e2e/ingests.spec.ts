@@ -1,32 +1,12 @@
-import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import Database from "better-sqlite3";
-import { E2E_DB, queryOne } from "./pages/e2eDb";
+import { cliProcess, E2E_DB, queryOne } from "./pages/e2eDb";
 
 /** `assumeprobe ingest FILE --json` as a child process of its own: resolves with its exit code and output. */
-function ingestProcess(file: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = spawn(
-      process.execPath,
-      [resolve("bin", "assumeprobe.js"), "ingest", file, "--json", "--no-progress"],
-      {
-        env: { ...process.env, ASSUMEPROBE_DB: E2E_DB },
-      },
-    );
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c) => {
-      stdout += c;
-    });
-    child.stderr.on("data", (c) => {
-      stderr += c;
-    });
-    child.on("close", (code) => done({ code, stdout, stderr }));
-  });
-}
+const ingestProcess = (file: string) => cliProcess(["ingest", file, "--json", "--no-progress"]);
 
 /** Records of one run, with a model of its own (no other run shares it: the overview's trends and comparison stay the demo's). */
 const records = (run: string, n: number) =>

@@ -3,12 +3,11 @@
  * loopback, `--ingest`, and the link it prints opens the run on the dashboard. And the gate
  * fuzzer's run, whose traces show each blob and its gate verdict.
  */
-import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { type ChatServer, startChatServer, toolCall } from "../lib/runner/testServer";
-import { E2E_DB, traceIdsByExtId } from "./pages/e2eDb";
+import { cliProcess, traceIdsByExtId } from "./pages/e2eDb";
 import { ProbeListPage } from "./pages/ProbePage";
 import { RunPage } from "./pages/RunsPage";
 
@@ -16,24 +15,7 @@ const PORT = process.env.E2E_PORT ?? "3217";
 const ARGS = { user_id: "u_9182", starts_at: "2026-09-08T09:00:00" };
 
 /** The CLI, asynchronously: the chat server answering it lives in this process. */
-function cliAsync(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [resolve("bin", "assumeprobe.js"), ...args], {
-      env: { ...process.env, ASSUMEPROBE_DB: E2E_DB, HOST: "127.0.0.1", PORT },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c) => {
-      stdout += c;
-    });
-    child.stderr.on("data", (c) => {
-      stderr += c;
-    });
-    child.on("error", fail);
-    child.on("close", (code) => done({ code, stdout, stderr }));
-  });
-}
+const cliAsync = (args: string[]) => cliProcess(args, { HOST: "127.0.0.1", PORT });
 
 let server: ChatServer;
 test.beforeAll(async () => {

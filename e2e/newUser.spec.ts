@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { cli, ingest } from "./pages/e2eDb";
+import { shootFitting } from "./pages/shots";
 
 // What a new user tripped on (filters, parameters, ids, names), through the real server and browser.
 
@@ -23,16 +24,6 @@ const records = [
 ].map((r) => ({ schema: "assumeprobe/trace@1", probe: "schedule_window", model: "m-newuser", ...r }));
 
 const GROUP = "file:agree-probe.json";
-
-async function shoot(page: Page, name: string) {
-  for (const width of [1440, 390]) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: `shots/${name}-${width}.png`, fullPage: true });
-    if (width === 390)
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
-}
 
 test.beforeAll(() => {
   const file = join(mkdtempSync(join(tmpdir(), "e2e-newuser-")), "newuser.jsonl");
@@ -78,7 +69,7 @@ test("search is q or search; an unknown parameter or field is a notice on the pa
   const notice = page.getByTestId("filter-notice");
   await expect(notice).toContainText('unknown parameter "serch"');
   await expect(notice).toContainText("q (or search)");
-  await shoot(page, "run-filter-notice");
+  await shootFitting(page, "run-filter-notice");
   await matches(page, "?field=timezon");
   await expect(page.getByTestId("filter-notice")).toContainText('no field "timezon" (its fields: ');
 
@@ -109,7 +100,7 @@ test("the trace page says so too: an unknown parameter or field is a notice, a k
   await expect(page.getByTestId("filter-notice")).toContainText("q (or search)");
   await page.goto(`${path}?field=timezon&label=ASK`);
   await expect(page.getByTestId("filter-notice")).toContainText('no field "timezon" (its fields: ');
-  await shoot(page, "trace-filter-notice");
+  await shootFitting(page, "trace-filter-notice");
 });
 
 test("downloads are named by run or set, variant and filter", async ({ request }) => {
@@ -162,7 +153,7 @@ test("a fixture's 12-character id, as pages and fixtures check show it, opens it
     await expect(list.getByRole("link", { name: /^[0-9a-f]{64}$/ })).toHaveCount(
       identities.filter((x) => x.startsWith(shared)).length,
     );
-    await shoot(page, "fixture-prefix-matches");
+    await shootFitting(page, "fixture-prefix-matches");
   }
 });
 
@@ -180,7 +171,7 @@ test("the agreement page honours ?run= as the queue does", async ({ page }) => {
   // One run, one model: the per-model table holds that one (two without the scope).
   await expect(page.getByTestId("per-model").getByTestId("slice")).toHaveCount(1);
   await expect(page.locator('[data-testid="agreement-scope"] select[name="run"]')).toHaveValue("e2e-agree-a");
-  await shoot(page, "agreement-run");
+  await shootFitting(page, "agreement-run");
   const b = await total("&run=e2e-agree-b");
   expect(a).toBeGreaterThan(0);
   expect(b).toBeGreaterThan(0);
@@ -218,5 +209,5 @@ test("the upload page lists a recorded label outside the vocabulary as a warning
     'labels.jsonl line 1: recorded label "ASKED" of timezone is not one of ASK',
   );
   await expect(page.getByTestId("upload-errors")).toHaveCount(0);
-  await shoot(page, "upload-warnings");
+  await shootFitting(page, "upload-warnings");
 });

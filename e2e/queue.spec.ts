@@ -1,7 +1,8 @@
 import { resolve } from "node:path";
-import { type BrowserContext, expect, type Page, test } from "@playwright/test";
+import { type BrowserContext, expect, test } from "@playwright/test";
 import { ingest, openReadOnly, queryOne, traceIdsByExtId } from "./pages/e2eDb";
 import { ReviewQueuePage } from "./pages/ReviewQueuePage";
+import { shootFitting } from "./pages/shots";
 
 // The review queue with the keyboard only, on runs ingested here (the demo data may hold other
 // questions): the DRIFT that asked "Which region is u_9182 in?" comes first in its run.
@@ -57,18 +58,6 @@ async function nameSaved(ctx: BrowserContext) {
   for (const p of ctx.pages()) await p.waitForLoadState("networkidle");
 }
 
-/** Full-page screenshots at 1440 and 390 px (shots/ is not committed). */
-async function shoot(page: Page, name: string) {
-  for (const width of [1440, 390]) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: `shots/${name}-${width}.png`, fullPage: true });
-    // Nothing is wider than the phone's screen.
-    if (width === 390)
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
-}
-
 test("the queue with the keyboard only: the region question, an ASK with a note, five more, one undo", async ({
   page,
 }) => {
@@ -84,7 +73,7 @@ test("the queue with the keyboard only: the region question, an ASK with a note,
     "no",
   );
   await expect(q.progress).toHaveAttribute("data-total", "8");
-  await shoot(page, "queue-item");
+  await shootFitting(page, "queue-item");
 
   // First visit: the name field has the focus; Enter keeps the name.
   await expect(page.getByTestId("reviewer-input")).toBeFocused();
@@ -171,7 +160,7 @@ test("skip keeps an item waiting; the end of the skips and the finished scope sa
   await q.showing(id("one-drift"), "timezone");
   await page.keyboard.press("s");
   await expect(page.getByTestId("queue-end")).toBeVisible();
-  await shoot(page, "queue-end-of-skips");
+  await shootFitting(page, "queue-end-of-skips");
   await page.getByTestId("queue-restart").focus();
   await page.keyboard.press("Enter");
   await q.showing(id("one-drift"), "timezone");
@@ -180,7 +169,7 @@ test("skip keeps an item waiting; the end of the skips and the finished scope sa
   await page.keyboard.press("5");
   await expect(page.getByTestId("queue-finished")).toBeVisible();
   await expect(page.getByTestId("queue-finished")).toContainText("1 corrected ours, 1 confirmed it");
-  await shoot(page, "queue-finished");
+  await shootFitting(page, "queue-finished");
 });
 
 test("a scope with nothing to review says so, with links elsewhere", async ({ page }) => {
@@ -188,7 +177,7 @@ test("a scope with nothing to review says so, with links elsewhere", async ({ pa
   await q.goto(`run=${QUIET}`);
   await expect(page.getByTestId("queue-empty")).toContainText("Nothing to review in this scope");
   await expect(page.getByTestId("other-scopes").getByRole("link").first()).toBeVisible();
-  await shoot(page, "queue-empty");
+  await shootFitting(page, "queue-empty");
   await q.goto("run=no-such-run");
   await expect(page.getByTestId("unknown-run")).toBeVisible();
 });
@@ -243,7 +232,7 @@ test("a review made in another browser shows on the open queue item as it happen
     const notice = b.page.getByTestId("reviewed-meanwhile");
     await expect(notice).toContainText("Fay labelled timezone ASK meanwhile");
     await expect(a.page.getByTestId("reviewed-meanwhile")).toHaveCount(0);
-    await shoot(b.page, "queue-meanwhile");
+    await shootFitting(b.page, "queue-meanwhile");
     await notice.getByTestId("show-meanwhile").click();
     await expect(b.q.field("timezone").getByTestId("queue-human")).toHaveAttribute("data-label", "ASK");
     await expect(b.page.getByTestId("reviewed-meanwhile")).toHaveCount(0);
@@ -284,7 +273,7 @@ test("two reviewers on one queue item: the second sees the first's review, and E
   await b.page.keyboard.press("5");
   const conflict = b.page.getByTestId("conflict");
   await expect(conflict).toContainText("Cy labelled timezone ASK");
-  await shoot(b.page, "queue-conflict");
+  await shootFitting(b.page, "queue-conflict");
   await b.page.keyboard.press("Enter");
   await b.q.showing(id("clash:one-drift"), "severity");
   await expect(b.q.field("timezone").getByTestId("queue-human")).toHaveAttribute("data-label", "DRIFT");

@@ -1,8 +1,9 @@
 import { resolve } from "node:path";
-import { expect, type Page, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { cli, ingest, queryOne, traceIdsByExtId } from "./pages/e2eDb";
 import { ReviewPanel } from "./pages/ReviewPanel";
 import { SuggestionsPanel } from "./pages/SuggestionsPanel";
+import { shootFitting } from "./pages/shots";
 
 // Learning from corrections, in the browser: three replies that ask where the user is without
 // naming the field (a probe of its own, `e2e_pickup`, whose field name no other probe uses, so the
@@ -23,17 +24,6 @@ test.beforeAll(() => {
   const asked = traceIdsByExtId(RUN).get("asked") as number;
   cli(["label", String(asked), "pickup_city=ASK", "--reviewer", "lena", "--set", "e2e-learn"]);
 });
-
-async function shoot(page: Page, name: string) {
-  for (const width of [1440, 390]) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: `shots/${name}-${width}.png`, fullPage: true });
-    // Nothing is wider than the phone's screen.
-    if (width === 390)
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
-}
 
 const labelOf = (traceId: number) =>
   queryOne<{ label: string }>(
@@ -86,7 +76,7 @@ test("relabel three questions that do not name the field, take the top suggestio
   await expect(top.getByTestId("suggestion-what-if")).toContainText(
     "3 move (3 to a human label, 0 away from one)",
   );
-  await shoot(page, "lexicon-suggestions");
+  await shootFitting(page, "lexicon-suggestions");
 
   // One click into the draft: the draft holds it and the live what-if shows them fixed, nothing broken.
   await top.getByTestId("take-suggestion").click();
@@ -106,7 +96,7 @@ test("relabel three questions that do not name the field, take the top suggestio
   );
   await expect(move).toHaveAttribute("data-count", "3");
   await expect(whatIf.getByTestId("what-if-traces")).toContainText("3 to a human label, 0 away from one");
-  await shoot(page, "lexicon-suggestion-taken");
+  await shootFitting(page, "lexicon-suggestion-taken");
 
   // Save: a new lexicon version; then re-score the run it applies to.
   const before = Number(await page.getByTestId("lexicon-page").getAttribute("data-version"));
@@ -168,7 +158,7 @@ test("a probe's tune page: suggestions for its own terms taken into its draft, t
     ),
   ).toHaveAttribute("data-count", "2");
   await expect(whatIf.getByTestId("what-if-fixtures")).toHaveAttribute("data-broken", "0");
-  await shoot(page, "probe-tune-suggestions");
+  await shootFitting(page, "probe-tune-suggestions");
   await page.getByTestId("save-draft").click();
   // A new browser: the name is asked once.
   const dialog = page.locator('[data-testid="reviewer-dialog"][open]');
@@ -182,7 +172,7 @@ test("a probe's tune page: suggestions for its own terms taken into its draft, t
   await expect(mutant('pickup_city="pickup city"')).toContainText("1 fixture fails without it");
   await expect(mutant('pickup_city="town"')).toHaveAttribute("data-dead", "true");
   await expect(mutant('pickup_city="pickup_city"')).toHaveAttribute("data-dead", "true");
-  await shoot(page, "probe-tune-mutation");
+  await shootFitting(page, "probe-tune-mutation");
 });
 
 test("schedule_window's tune page: the top suggestion from the demo's labels taken into its draft", async ({
@@ -203,5 +193,5 @@ test("schedule_window's tune page: the top suggestion from the demo's labels tak
   await expect(chips.and(page.locator(`[data-term="${term}"]`))).toHaveCount(1);
   await expect(page.getByTestId("draft-changes")).toContainText(term);
   await expect(page.getByTestId("what-if")).toHaveAttribute("data-state", "ready");
-  await shoot(page, "schedule-window-tune-suggestion-taken");
+  await shootFitting(page, "schedule-window-tune-suggestion-taken");
 });

@@ -197,8 +197,6 @@ const KNOWN_EXCEPTIONS = new Set([
   "lib/ingest/testIngest.ts -> pkg:better-sqlite3",
   "lib/ingest/pipeline.test.ts -> db/queries/ingestStore",
   "lib/ingest/pipelineOneRecord.test.ts -> db/queries/ingestStore",
-  "lib/runner/fuzzBlobs.ts -> scripts/rng",
-  "lib/fixtures/pytest.test.ts -> scripts/rng",
   "db/jobs/threads.ts -> scripts/cliBundle.js",
 ]);
 

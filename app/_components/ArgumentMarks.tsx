@@ -7,6 +7,7 @@ import {
   type OmittedField,
 } from "@/lib/probe/argumentMarks";
 import { breakable, identifier } from "./Breakable";
+import { CardTableHead } from "./CardTableHead";
 import { CutNote } from "./SafeJsonBlock";
 import { inlineValue } from "./safeJson";
 
@@ -113,15 +114,7 @@ export function ArgumentTable({
   return (
     <div className="overflow-x-auto">
       <table className="w-full text-sm" data-testid={testId}>
-        <thead className="border-b border-slate-200 text-left text-xs text-slate-500">
-          <tr>
-            <th className="py-1.5 pr-3 font-medium">Argument</th>
-            <th className="py-1.5 pr-3 font-medium">Value as sent</th>
-            <th className="py-1.5 pr-3 font-medium">What it is</th>
-            <th className="py-1.5 pr-3 font-medium">Schema</th>
-            <th className="py-1.5 font-medium">Label</th>
-          </tr>
-        </thead>
+        <CardTableHead roomy columns={["Argument", "Value as sent", "What it is", "Schema", "Label"]} />
         <tbody>
           {args.length === 0 && omitted.length === 0 ? (
             <tr>

@@ -2,6 +2,7 @@ import { PAGE_BUDGET } from "@/lib/budget/jsonBudget";
 import { type Fact, isUsable } from "@/lib/gate/facts";
 import { InlineValue } from "./ArgumentMarks";
 import { identifier } from "./Breakable";
+import { CardTableHead } from "./CardTableHead";
 import { CutNote } from "./SafeJsonBlock";
 
 /** Facts shown beyond the required ones: a probe or a world_state can hold thousands. */
@@ -39,15 +40,7 @@ export function FactsTable({
     <>
       <div className="overflow-x-auto">
         <table className="w-full text-sm" data-testid={testId}>
-          <thead className="border-b border-slate-200 text-left text-xs text-slate-500">
-            <tr>
-              <th className="py-1 pr-3 font-medium">Fact</th>
-              <th className="py-1 pr-3 font-medium">Status</th>
-              <th className="py-1 pr-3 font-medium">Value</th>
-              <th className="py-1 pr-3 font-medium">Source</th>
-              <th className="py-1 font-medium">Required</th>
-            </tr>
-          </thead>
+          <CardTableHead columns={["Fact", "Status", "Value", "Source", "Required"]} />
           <tbody>
             {keys.map((k) => {
               const f = Object.hasOwn(facts, k) ? facts[k] : undefined;

@@ -1,13 +1,14 @@
 "use client";
 
 import { forwardRef } from "react";
+import { ConfirmDialog } from "./ConfirmDialog";
 
 export interface KeyHelp {
   key: string;
   does: string;
 }
 
-/** The "?" button and the dialog listing a page's keyboard shortcuts. */
+/** The "?" button and the dialog listing a page's keyboard shortcuts (nothing to confirm: only Close). */
 export const KeysHelp = forwardRef<
   HTMLDialogElement,
   { keys: KeyHelp[]; ready: boolean; onOpen: () => void; testId?: string }
@@ -24,42 +25,30 @@ export const KeysHelp = forwardRef<
       >
         <kbd className="font-mono">?</kbd> keys
       </button>
-      <dialog
-        ref={dialog}
-        aria-labelledby={`${testId}-title`}
-        className="m-auto w-full max-w-sm rounded-lg border border-slate-200 p-0 shadow-xl backdrop:bg-slate-900/30"
-        data-testid={`${testId}-dialog`}
+      <ConfirmDialog
+        dialog={dialog}
+        title="Keyboard shortcuts"
+        confirm={null}
+        cancel="Close"
+        testId={`${testId}-dialog`}
+        cancelTestId={`${testId}-close`}
       >
-        <div className="p-4">
-          <h2 id={`${testId}-title`} className="text-sm font-semibold text-slate-900">
-            Keyboard shortcuts
-          </h2>
-          <table className="mt-2 w-full text-sm">
-            <tbody>
-              {keys.map((k) => (
-                <tr key={k.key} className="border-b border-slate-100 last:border-0">
-                  <th scope="row" className="py-1 pr-3 text-left font-normal whitespace-nowrap">
-                    <kbd className="rounded border border-slate-300 bg-slate-50 px-1.5 py-0.5 font-mono text-xs">
-                      {k.key}
-                    </kbd>
-                  </th>
-                  <td className="py-1 text-slate-700">{k.does}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <p className="mt-2 text-xs text-slate-500">Keys are ignored while you type in a field.</p>
-          <form method="dialog" className="mt-3 text-right">
-            <button
-              type="submit"
-              className="rounded bg-slate-900 px-3 py-1 text-sm text-white"
-              data-testid={`${testId}-close`}
-            >
-              Close
-            </button>
-          </form>
-        </div>
-      </dialog>
+        <table className="w-full text-sm">
+          <tbody>
+            {keys.map((k) => (
+              <tr key={k.key} className="border-b border-slate-100 last:border-0">
+                <th scope="row" className="py-1 pr-3 text-left font-normal whitespace-nowrap">
+                  <kbd className="rounded border border-slate-300 bg-slate-50 px-1.5 py-0.5 font-mono text-xs">
+                    {k.key}
+                  </kbd>
+                </th>
+                <td className="py-1 text-slate-700">{k.does}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <p className="text-xs text-slate-500">Keys are ignored while you type in a field.</p>
+      </ConfirmDialog>
     </>
   );
 });

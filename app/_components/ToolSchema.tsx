@@ -2,6 +2,7 @@ import { PAGE_BUDGET } from "@/lib/budget/jsonBudget";
 import { isObject } from "@/lib/isObject";
 import { type Tool, toolParameters } from "@/lib/probe/schema";
 import { breakable, identifier } from "./Breakable";
+import { CardTableHead } from "./CardTableHead";
 import { CutNote } from "./SafeJsonBlock";
 import { inlineValue } from "./safeJson";
 
@@ -82,15 +83,7 @@ export function ToolSchema({
       ) : null}
       <div className="mt-2 overflow-x-auto">
         <table className="w-full text-sm">
-          <thead className="border-b border-slate-200 text-left text-xs text-slate-500">
-            <tr>
-              <th className="py-1 pr-3 font-medium">Parameter</th>
-              <th className="py-1 pr-3 font-medium">Type</th>
-              <th className="py-1 pr-3 font-medium">Schema says</th>
-              <th className="py-1 pr-3 font-medium">Probed</th>
-              <th className="py-1 font-medium">Gate requires</th>
-            </tr>
-          </thead>
+          <CardTableHead columns={["Parameter", "Type", "Schema says", "Probed", "Gate requires"]} />
           <tbody>
             {names.length === 0 ? (
               <tr>

@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { useCallback, useEffect, useRef, useState } from "react";
+import { ConfirmDialog } from "@/app/_components/ConfirmDialog";
 import { isTyping } from "@/app/_components/keyboard";
 import { FIXTURE_SET_STORAGE_KEY, fixtureAction } from "@/lib/review/keys";
 import { type AddToSetResult, addToSetAction, writableSetNamesAction } from "./actions";
@@ -108,8 +109,7 @@ export function AddToSet({
     setNames(await writableSetNamesAction());
   }, []);
 
-  const submit = (e: React.FormEvent) => {
-    e.preventDefault();
+  const submit = () => {
     const name = input.current?.value.trim() ?? "";
     if (!NAME.test(name) || name.length > 100) {
       setError("A set name holds letters, digits and _ . - (not first), up to 100 characters.");
@@ -184,61 +184,40 @@ export function AddToSet({
           </Link>
         ) : null}
       </p>
-      <dialog
-        ref={dialog}
-        aria-labelledby="choose-set-title"
-        className="m-auto w-[min(26rem,calc(100vw-2rem))] rounded-lg border border-slate-200 p-0 shadow-xl backdrop:bg-slate-900/30"
-        data-testid="choose-set-dialog"
+      <ConfirmDialog
+        dialog={dialog}
+        title={`Add ${what} to a fixture set`}
+        onSubmit={submit}
+        confirm="Add"
+        tone="primary"
+        error={error}
+        initialFocus={input}
+        testId="choose-set-dialog"
+        confirmTestId="set-name-save"
       >
-        <form onSubmit={submit} className="space-y-3 p-4">
-          <h2 id="choose-set-title" className="text-base font-semibold text-slate-900">
-            Add {what} to a fixture set
-          </h2>
-          <p className="text-sm text-slate-600">
-            Its current human label becomes the fixture's expected label. A new name makes a new set; this
-            browser remembers the set for the next <kbd className="font-mono">a</kbd>.
-          </p>
-          <label className="block text-xs font-medium text-slate-600" htmlFor="fixture-set-name">
-            Set name
-          </label>
-          <input
-            id="fixture-set-name"
-            ref={input}
-            list="fixture-set-names"
-            maxLength={100}
-            autoComplete="off"
-            className="w-full rounded border border-slate-300 px-2 py-1 font-mono text-sm"
-            data-testid="set-name-input"
-            placeholder="regressions"
-          />
-          <datalist id="fixture-set-names">
-            {names.map((n) => (
-              <option key={n} value={n} />
-            ))}
-          </datalist>
-          {error ? (
-            <p role="alert" className="rounded bg-red-50 p-2 text-sm text-red-800">
-              {error}
-            </p>
-          ) : null}
-          <div className="flex justify-end gap-2">
-            <button
-              type="button"
-              onClick={() => dialog.current?.close()}
-              className="rounded border border-slate-300 px-3 py-1.5 text-sm"
-            >
-              Cancel
-            </button>
-            <button
-              type="submit"
-              className="rounded bg-indigo-700 px-3 py-1.5 text-sm text-white"
-              data-testid="set-name-save"
-            >
-              Add
-            </button>
-          </div>
-        </form>
-      </dialog>
+        <p className="text-sm text-slate-600">
+          Its current human label becomes the fixture's expected label. A new name makes a new set; this
+          browser remembers the set for the next <kbd className="font-mono">a</kbd>.
+        </p>
+        <label className="block text-xs font-medium text-slate-600" htmlFor="fixture-set-name">
+          Set name
+        </label>
+        <input
+          id="fixture-set-name"
+          ref={input}
+          list="fixture-set-names"
+          maxLength={100}
+          autoComplete="off"
+          className="w-full rounded border border-slate-300 px-2 py-1 font-mono text-sm"
+          data-testid="set-name-input"
+          placeholder="regressions"
+        />
+        <datalist id="fixture-set-names">
+          {names.map((n) => (
+            <option key={n} value={n} />
+          ))}
+        </datalist>
+      </ConfirmDialog>
     </div>
   );
 }

@@ -1,9 +1,11 @@
 "use client";
 
 import Link from "next/link";
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
+import { ConfirmDialog, countFirst } from "@/app/_components/ConfirmDialog";
 import { LabelChip } from "@/app/_components/LabelChip";
 import { ProgressBar } from "@/app/_components/ProgressBar";
+import { useBackgroundJob } from "@/app/_components/useBackgroundJob";
 import { type ReviewerState, useReviewer } from "@/app/_review/useReviewer";
 import type { BulkAddCount, BulkAddResult } from "@/db/queries/fixturesBulk";
 import { LABEL_KEYS } from "@/lib/review/humanLabel";
@@ -41,22 +43,16 @@ export function BulkAddToSet({
   const reviewer = useReviewer(server);
   const dialog = useRef<HTMLDialogElement>(null);
   const input = useRef<HTMLInputElement>(null);
-  const [busy, setBusy] = useState<"" | "counting" | "adding">("");
+  const [busy, setBusy] = useState<"" | "counting" | "acting">("");
   const [count, setCount] = useState<(BulkAddCount & { setName: string }) | null>(null);
-  const [job, setJob] = useState<BulkAddJobView | null>(running);
+  const { job, setJob, cancel } = useBackgroundJob(running, {
+    status: bulkAddStatusAction,
+    cancel: cancelBulkAddAction,
+  });
   const [shown, setShown] = useState(false);
   const [error, setError] = useState("");
   const adding = job?.status === "running";
   const result = job && !adding ? job : null;
-
-  useEffect(() => {
-    if (job?.status !== "running") return;
-    const t = setTimeout(async () => {
-      const r = await bulkAddStatusAction({ id: job.id });
-      if (r.ok) setJob(r.job);
-    }, 700);
-    return () => clearTimeout(t);
-  }, [job]);
 
   const open = () => {
     setCount(null);
@@ -91,7 +87,7 @@ export function BulkAddToSet({
     let name = reviewer.name;
     if (!name && reviewer.source === "browser") name = await reviewer.ask();
     if (!name) return setError("Say who is reviewing first: your name goes with each fixture.");
-    setBusy("adding");
+    setBusy("acting");
     setError("");
     const r = await bulkAddToSetAction({
       run,
@@ -113,14 +109,7 @@ export function BulkAddToSet({
     }
   };
 
-  const cancel = async () => {
-    if (!job) return;
-    const r = await cancelBulkAddAction({ id: job.id });
-    if (r.ok) setJob(r.job);
-  };
-
-  const submit = (e: React.FormEvent) => {
-    e.preventDefault();
+  const submit = () => {
     if (busy || adding) return;
     if (count && !count.overLimit && count.total > 0) void add();
     else void countFields();
@@ -139,79 +128,51 @@ export function BulkAddToSet({
         Add all that match to a set…
       </button>
       {reviewer.dialog}
-      <dialog
-        ref={dialog}
+      <ConfirmDialog
+        dialog={dialog}
+        title="Add every field this filter shows to a fixture set"
+        onSubmit={submit}
+        {...countFirst({
+          counted: canAdd,
+          busy: busy || null,
+          action: canAdd ? `Add ${fields(count.total)}` : "",
+          acting: "Adding…",
+          testIds: { count: "bulk-add-count", act: "bulk-add-confirm" },
+        })}
+        // Once a job runs, only Close is left.
+        {...(job && !canAdd ? { confirm: null } : {})}
+        error={error}
+        cancel={job ? "Close" : "Cancel"}
+        initialFocus={input}
         onClose={() => setShown(false)}
-        aria-labelledby="bulk-add-title"
-        className="m-auto w-[min(32rem,calc(100vw-2rem))] rounded-lg border border-slate-200 p-0 shadow-xl backdrop:bg-slate-900/30"
-        data-testid="bulk-add-dialog"
+        wide
+        testId="bulk-add-dialog"
+        errorTestId="bulk-add-error"
       >
-        <form onSubmit={submit} className="space-y-3 p-4">
-          <h2 id="bulk-add-title" className="text-base font-semibold text-slate-900">
-            Add every field this filter shows to a fixture set
-          </h2>
-          <p className="text-sm text-slate-600">
-            Filter <span className="font-mono text-xs break-all">{filterText || "none (the whole run)"}</span>
-            , field <span className="font-mono">{field === "*" ? "any field" : field}</span>. Each field's
-            current human label becomes its expected label; fields without one are skipped.
-          </p>
-          <label className="block text-xs font-medium text-slate-600" htmlFor="bulk-add-set">
-            Set name (a new name makes a new set)
-          </label>
-          <input
-            id="bulk-add-set"
-            ref={input}
-            required
-            maxLength={100}
-            autoComplete="off"
-            onChange={() => {
-              setCount(null);
-              if (!adding) setJob(null);
-            }}
-            className="w-full rounded border border-slate-300 px-2 py-1 font-mono text-sm"
-            data-testid="bulk-add-set"
-          />
-          {count ? <CountNote count={count} reviewer={reviewer.name} /> : null}
-          {shown ? jobNote : null}
-          {error ? (
-            <p
-              role="alert"
-              className="rounded bg-red-50 p-2 text-sm text-red-800"
-              data-testid="bulk-add-error"
-            >
-              {error}
-            </p>
-          ) : null}
-          <div className="flex flex-wrap justify-end gap-2">
-            <button
-              type="button"
-              onClick={() => dialog.current?.close()}
-              className="rounded border border-slate-300 px-3 py-1.5 text-sm"
-            >
-              {job ? "Close" : "Cancel"}
-            </button>
-            {canAdd ? (
-              <button
-                type="submit"
-                disabled={busy !== ""}
-                className="rounded bg-indigo-700 px-3 py-1.5 text-sm text-white disabled:opacity-60"
-                data-testid="bulk-add-confirm"
-              >
-                {busy === "adding" ? "Adding…" : `Add ${fields(count.total)}`}
-              </button>
-            ) : job ? null : (
-              <button
-                type="submit"
-                disabled={busy !== ""}
-                className="rounded bg-slate-900 px-3 py-1.5 text-sm text-white disabled:opacity-60"
-                data-testid="bulk-add-count"
-              >
-                {busy === "counting" ? "Counting…" : "Count the fields"}
-              </button>
-            )}
-          </div>
-        </form>
-      </dialog>
+        <p className="text-sm text-slate-600">
+          Filter <span className="font-mono text-xs break-all">{filterText || "none (the whole run)"}</span>,
+          field <span className="font-mono">{field === "*" ? "any field" : field}</span>. Each field's current
+          human label becomes its expected label; fields without one are skipped.
+        </p>
+        <label className="block text-xs font-medium text-slate-600" htmlFor="bulk-add-set">
+          Set name (a new name makes a new set)
+        </label>
+        <input
+          id="bulk-add-set"
+          ref={input}
+          required
+          maxLength={100}
+          autoComplete="off"
+          onChange={() => {
+            setCount(null);
+            if (!adding) setJob(null);
+          }}
+          className="w-full rounded border border-slate-300 px-2 py-1 font-mono text-sm"
+          data-testid="bulk-add-set"
+        />
+        {count ? <CountNote count={count} reviewer={reviewer.name} /> : null}
+        {shown ? jobNote : null}
+      </ConfirmDialog>
       {job && !shown ? (
         <div className="basis-full" data-testid="bulk-add-job">
           {jobNote}

@@ -5,7 +5,7 @@ import { ScrollBox } from "@/app/_components/ScrollBox";
 import type { RunSummary } from "@/db/queries/runs";
 import { gateLogFigures } from "@/lib/gateLogStats";
 import { runHref } from "@/lib/runPath";
-import { DeleteRunButton } from "./DeleteRunButton";
+import { RunNameCell, RunRowEnd, RunRowEndHeads } from "./RunCells";
 
 const n = (x: number) => x.toLocaleString("en-US");
 
@@ -70,16 +70,12 @@ export function GateLogSection({ runs }: { runs: RunSummary[] }) {
                 <th className="px-3 py-2 font-medium">Blocked</th>
                 <th className="px-3 py-2 text-right font-medium">Mismatch</th>
                 <th className="min-w-[9rem] px-3 py-2 font-medium">Most often unknown</th>
-                <th className="px-3 py-2 text-right font-medium">Rejected</th>
-                <th className="px-2 py-2">
-                  <span className="sr-only">Actions</span>
-                </th>
+                <RunRowEndHeads />
               </tr>
             </thead>
             <tbody>
               {runs.map((run) => {
                 const f = gateLogFigures([run]);
-                const href = runHref(run.name);
                 return (
                   <tr
                     key={run.id}
@@ -87,24 +83,11 @@ export function GateLogSection({ runs }: { runs: RunSummary[] }) {
                     data-testid="gate-log-row"
                     data-run={run.name}
                   >
-                    <td className="sticky left-0 z-[1] bg-white px-3 py-2">
-                      <Link
-                        href={href}
-                        className="font-mono font-medium text-indigo-700 hover:underline"
-                        data-testid="gate-log-link"
-                      >
-                        <Ident text={run.name} />
-                      </Link>
-                      <div className="text-xs text-slate-500">
-                        <span className="whitespace-nowrap">{run.date.slice(0, 16).replace("T", " ")}</span>
-                        {run.model && run.model !== "unknown" ? (
-                          <>
-                            {" · "}
-                            <Ident text={run.model} />
-                          </>
-                        ) : null}
-                      </div>
-                    </td>
+                    <RunNameCell
+                      run={run}
+                      linkTestId="gate-log-link"
+                      detail={run.model && run.model !== "unknown" ? <Ident text={run.model} /> : null}
+                    />
                     <td className="px-3 py-2 text-right tabular-nums" data-testid="gate-log-decisions">
                       {n(f.decisions)}
                     </td>
@@ -127,16 +110,7 @@ export function GateLogSection({ runs }: { runs: RunSummary[] }) {
                     <td className="px-3 py-2">
                       <Facts facts={f.unknown} testId="gate-log-unknown" />
                     </td>
-                    <td className="px-3 py-2 text-right tabular-nums">
-                      {run.rejectedCount > 0 ? (
-                        <span className="text-red-700">{n(run.rejectedCount)}</span>
-                      ) : (
-                        <span className="text-slate-400">0</span>
-                      )}
-                    </td>
-                    <td className="px-2 py-2">
-                      <DeleteRunButton name={run.name} traces={run.traceCount} />
-                    </td>
+                    <RunRowEnd run={run} />
                   </tr>
                 );
               })}

@@ -1,4 +1,3 @@
-import Link from "next/link";
 import { Ident } from "@/app/_components/Breakable";
 import { LabelChip } from "@/app/_components/LabelChip";
 import { RateCell } from "@/app/_components/RateCell";
@@ -6,9 +5,8 @@ import { ScrollBox } from "@/app/_components/ScrollBox";
 import type { FieldCounts, RunSummary } from "@/db/queries/runs";
 import { ANY_FIELD } from "@/lib/ingest/tags";
 import { LABEL_ORDER } from "@/lib/labelOrder";
-import { runHref } from "@/lib/runPath";
 import { pct, wilson } from "@/lib/stats";
-import { DeleteRunButton } from "./DeleteRunButton";
+import { RunNameCell, RunRowEnd, RunRowEndHeads } from "./RunCells";
 import { allFields, injectSortKey } from "./sort";
 
 /** The fields a run's row shows: each when there are few, else their sum. */
@@ -44,16 +42,12 @@ export function RunsTable({ runs, sortField }: { runs: RunSummary[]; sortField?:
               </th>
             ))}
             <th className="px-3 py-2 font-medium">Flags</th>
-            <th className="px-3 py-2 text-right font-medium">Rejected</th>
-            <th className="px-2 py-2">
-              <span className="sr-only">Actions</span>
-            </th>
+            <RunRowEndHeads />
           </tr>
         </thead>
         {runs.map((run) => {
           const fields = shownFields(run);
           const span = Math.max(fields.length, 1);
-          const href = runHref(run.name);
           const flags = topFlags(run);
           return (
             <tbody
@@ -66,26 +60,20 @@ export function RunsTable({ runs, sortField }: { runs: RunSummary[]; sortField?:
                 <tr key={f?.field ?? "none"} className="align-top">
                   {i === 0 ? (
                     <>
-                      {/* Sticky, so a phone scrolling the rates sideways still sees whose they are. */}
-                      <td rowSpan={span} className="sticky left-0 z-[1] bg-white px-3 py-2">
-                        <Link
-                          href={href}
-                          className="font-mono font-medium text-indigo-700 hover:underline"
-                          data-testid="run-link"
-                        >
-                          <Ident text={run.name} />
-                        </Link>
-                        <div className="text-xs text-slate-500">
-                          <span className="whitespace-nowrap">{run.date.slice(0, 16).replace("T", " ")}</span>
-                          {" · "}
-                          {run.probes.length === 1 ? (
+                      <RunNameCell
+                        run={run}
+                        linkTestId="run-link"
+                        rowSpan={span}
+                        detail={
+                          run.probes.length === 1 ? (
                             <Ident text={run.probes[0].id} />
                           ) : (
                             `${run.probes.length} probes`
-                          )}
-                        </div>
+                          )
+                        }
+                      >
                         {sortField ? <SortKey run={run} field={sortField} /> : null}
-                      </td>
+                      </RunNameCell>
                       <td rowSpan={span} className="px-3 py-2 font-mono text-xs">
                         {run.model ? <Ident text={run.model} /> : "—"}
                         {run.mismatchCount > 0 ? (
@@ -130,16 +118,7 @@ export function RunsTable({ runs, sortField }: { runs: RunSummary[]; sortField?:
                           ))
                         )}
                       </td>
-                      <td rowSpan={span} className="px-3 py-2 text-right tabular-nums">
-                        {run.rejectedCount > 0 ? (
-                          <span className="text-red-700">{run.rejectedCount}</span>
-                        ) : (
-                          <span className="text-slate-400">0</span>
-                        )}
-                      </td>
-                      <td rowSpan={span} className="px-2 py-2">
-                        <DeleteRunButton name={run.name} traces={run.traceCount} />
-                      </td>
+                      <RunRowEnd run={run} rowSpan={span} />
                     </>
                   ) : null}
                 </tr>

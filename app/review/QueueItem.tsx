@@ -1,7 +1,9 @@
 import Link from "next/link";
 import { Card } from "@/app/_components/Card";
 import { WorldPanels } from "@/app/_components/WorldPanels";
-import { FieldLabels, ResponseText, ToolCall } from "@/app/traces/[id]/sections";
+import { FieldLabels } from "@/app/traces/[id]/FieldLabels";
+import { ResponseText } from "@/app/traces/[id]/ResponseText";
+import { ToolCall } from "@/app/traces/[id]/ToolCall";
 import type { TraceDetail } from "@/db/queries/traceDetail";
 import { askTermHits, markArguments } from "@/lib/probe/argumentMarks";
 import { QUEUE_RULE_TEXT, type QueueRule } from "@/lib/review/queueRules";

@@ -2,7 +2,8 @@ import { createWriteStream } from "node:fs";
 import { Readable } from "node:stream";
 import yazl from "yazl";
 import { evalHeader, inspectSample } from "../../lib/formats/inspectTestKit";
-import { Rng, vocabWord } from "./generate";
+import { Rng } from "../../lib/generate/rng";
+import { vocabWord } from "./generate";
 
 /**
  * A generated Inspect `.eval` log of about a given size (zip bytes) for `bench:ingest --eval`:

@@ -4,7 +4,7 @@
  * name the field and ones that do not ("where are you located?"), statements that mention it,
  * small talk with a question in it, and calls. Deterministic for a seed.
  */
-import { Rng } from "../../scripts/rng";
+import { Rng } from "../../lib/generate/rng";
 
 const PROBES: { id: string; fields: string[]; tool: string; args: Record<string, unknown> }[] = [
   {

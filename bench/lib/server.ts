@@ -12,6 +12,25 @@ import Database from "better-sqlite3";
 import { traceLines } from "./generate";
 import { benchDir, CLI, ensureCliBundle, fmt, load, ROOT, runNode, writeLines } from "./util";
 
+/** The run the page benchmarks load (`big-N.jsonl`) and share the ingested database of. */
+export const BIG_RUN = "bench-1m";
+
+/**
+ * The options of a benchmark against the dashboard on the big run: its traces (`--n`), requests per
+ * figure (`--requests`), the build reused (`--no-build`), a fixed port (`--port`, else a free one).
+ */
+export const PAGE_BENCH_OPTIONS = {
+  n: { type: "string", default: "1000000" },
+  requests: { type: "string", default: "20" },
+  "no-build": { type: "boolean", default: false },
+  port: { type: "string" },
+} as const;
+
+/** `--port`, or a free port. */
+export async function benchPort(values: { port?: string }): Promise<number> {
+  return values.port ? Number(values.port) : await freePort();
+}
+
 /** Traces in the run; 0 when the database predates tag signatures (its filters would be slower). */
 export function traceCount(dbPath: string, run: string): number {
   if (!existsSync(dbPath)) return 0;

@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { resolve } from "node:path";
 import Database from "better-sqlite3";
 
@@ -25,6 +25,33 @@ export function cliStatus(args: string[], db = E2E_DB): { status: number; stdout
     const err = e as { status: number | null; stdout: string; stderr: string };
     return { status: err.status ?? -1, stdout: err.stdout, stderr: err.stderr };
   }
+}
+
+/**
+ * The CLI as a child process of its own against the e2e database, for what runs beside this
+ * process (a chat server here answering it, two ingests at once): its exit code and output,
+ * whatever the code. `env` adds to its environment.
+ */
+export function cliProcess(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [resolve(process.cwd(), "bin", "assumeprobe.js"), ...args], {
+      env: { ...process.env, ASSUMEPROBE_DB: E2E_DB, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c) => {
+      stdout += c;
+    });
+    child.stderr.on("data", (c) => {
+      stderr += c;
+    });
+    child.on("error", fail);
+    child.on("close", (code) => done({ code, stdout, stderr }));
+  });
 }
 
 export interface IngestSummary {

@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 
 /** The widths every changed page is looked at: a desktop and a 390 px phone. */
 export const SHOT_WIDTHS = [1440, 390] as const;
@@ -65,4 +65,14 @@ export async function shootAsIs(
   }
   await page.setViewportSize(size);
   return scroll;
+}
+
+/** `shootAsIs`, and nothing on the page is wider than the phone's 390 px screen. */
+export async function shootFitting(
+  page: Page,
+  name: string,
+  options: { screen?: boolean } = {},
+): Promise<void> {
+  const widths = await shootAsIs(page, name, options);
+  expect(widths.get(390), `${name} overflows at 390 px`).toBeLessThanOrEqual(390);
 }

@@ -3,7 +3,7 @@
  * article's FUZZ_PROMPT, generated from a seed instead of asked for. Deterministic: blob i of a
  * seed is the same whatever n is, so two runs of one seed share their first blobs.
  */
-import { Rng } from "../../scripts/rng";
+import { Rng } from "../generate/rng";
 
 /** The second article's prompt, word for word. */
 export const FUZZ_PROMPT = `

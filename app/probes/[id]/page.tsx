@@ -3,6 +3,7 @@ import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { breakable, Ident } from "@/app/_components/Breakable";
 import { Card } from "@/app/_components/Card";
+import { CardTableHead } from "@/app/_components/CardTableHead";
 import { FactsTable } from "@/app/_components/FactsTable";
 import { SafeJsonBlock } from "@/app/_components/SafeJsonBlock";
 import { ScrollBox } from "@/app/_components/ScrollBox";
@@ -151,13 +152,7 @@ export default async function ProbePage(props: ProbeRouteProps) {
           ) : (
             <ScrollBox label="Probed fields">
               <table className="mt-1 w-full text-sm" data-testid="probed-fields">
-                <thead className="border-b border-slate-200 text-left text-xs text-slate-500">
-                  <tr>
-                    <th className="py-1 pr-3 font-medium">Field</th>
-                    <th className="py-1 pr-3 font-medium">Schema says</th>
-                    <th className="py-1 font-medium">Ask terms</th>
-                  </tr>
-                </thead>
+                <CardTableHead columns={["Field", "Schema says", "Ask terms"]} />
                 <tbody>
                   {c.fields.map((f) => {
                     const declared = (probe.ask_terms[f]?.length ?? 0) > 0;

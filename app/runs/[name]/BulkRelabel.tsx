@@ -1,9 +1,11 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
+import { ConfirmDialog, countFirst } from "@/app/_components/ConfirmDialog";
 import { LabelChip } from "@/app/_components/LabelChip";
 import { ProgressBar } from "@/app/_components/ProgressBar";
+import { useBackgroundJob } from "@/app/_components/useBackgroundJob";
 import {
   bulkStatusAction,
   cancelBulkAction,
@@ -49,21 +51,14 @@ export function BulkRelabel({
   const [label, setLabel] = useState<string>("ASK");
   const [note, setNote] = useState("");
   const [mark, setMark] = useState<Mark | null>(null);
-  const [busy, setBusy] = useState<"" | "counting" | "starting">("");
+  const [busy, setBusy] = useState<"" | "counting" | "acting">("");
   const [error, setError] = useState("");
-  const [job, setJob] = useState<BulkJobView | null>(running);
-
-  useEffect(() => {
-    if (job?.status !== "running") return;
-    const t = setTimeout(async () => {
-      const r = await bulkStatusAction({ id: job.id });
-      if (r.ok) {
-        setJob(r.job);
-        if (r.job.status !== "running") router.refresh();
-      }
-    }, 700);
-    return () => clearTimeout(t);
-  }, [job, router]);
+  // When it ends or is stopped, the rows show the new reviews.
+  const { job, setJob, cancel } = useBackgroundJob(
+    running,
+    { status: bulkStatusAction, cancel: cancelBulkAction },
+    () => router.refresh(),
+  );
 
   const chosen = label === CLEAR ? null : label;
   const scope = { run, query, field, label: chosen };
@@ -88,7 +83,7 @@ export function BulkRelabel({
     let name = reviewer.name;
     if (!name && reviewer.source === "browser") name = await reviewer.ask();
     if (!name) return setError("Say who is reviewing first.");
-    setBusy("starting");
+    setBusy("acting");
     const r = await startBulkAction({ ...scope, note, ...mark });
     setBusy("");
     if (!r.ok) return setError(r.error);
@@ -96,11 +91,11 @@ export function BulkRelabel({
     setJob(r.job);
   };
 
-  const cancel = async () => {
-    if (!job) return;
-    const r = await cancelBulkAction({ id: job.id });
-    if (r.ok) setJob(r.job);
-    router.refresh();
+  const canStart = mark !== null && mark.total > 0;
+  const submit = () => {
+    if (busy) return;
+    if (canStart) void start();
+    else void count();
   };
 
   const fieldText = field === "*" ? "any field" : field;
@@ -116,108 +111,76 @@ export function BulkRelabel({
         Relabel all that match…
       </button>
       {reviewer.dialog}
-      <dialog
-        ref={dialog}
-        aria-labelledby="bulk-title"
-        className="m-auto w-[min(30rem,calc(100vw-2rem))] rounded-lg border border-slate-200 p-0 shadow-xl backdrop:bg-slate-900/30"
-        data-testid="bulk-dialog"
+      <ConfirmDialog
+        dialog={dialog}
+        title="Relabel every field this filter shows"
+        onSubmit={submit}
+        {...countFirst({
+          counted: canStart,
+          busy: busy || null,
+          action: canStart ? `Relabel ${n(mark.total)} ${mark.total === 1 ? "field" : "fields"}` : "",
+          acting: "Starting…",
+          testIds: { count: "bulk-count-button", act: "bulk-confirm" },
+        })}
+        error={error}
+        wide
+        testId="bulk-dialog"
+        errorTestId="bulk-error"
       >
-        <div className="space-y-3 p-4">
-          <h2 id="bulk-title" className="text-base font-semibold text-slate-900">
-            Relabel every field this filter shows
-          </h2>
-          <p className="text-sm text-slate-600">
-            Filter <span className="font-mono text-xs break-all">{filterText || "none (the whole run)"}</span>
-            , field <span className="font-mono">{fieldText}</span>.
-          </p>
-          <div className="flex flex-wrap gap-3">
-            <label className="flex flex-col text-xs text-slate-600">
-              New label
-              <select
-                value={label}
-                onChange={(e) => {
-                  setLabel(e.target.value);
-                  setMark(null);
-                }}
-                className="mt-1 rounded border border-slate-300 bg-white px-2 py-1 text-sm text-slate-900"
-                data-testid="bulk-label"
-              >
-                {LABEL_KEYS.map((l) => (
-                  <option key={l} value={l}>
-                    {l}
-                  </option>
-                ))}
-                <option value={CLEAR}>clear the review</option>
-              </select>
-            </label>
-            <label className="flex min-w-[12rem] flex-1 flex-col text-xs text-slate-600">
-              Note (kept with each review)
-              <input
-                value={note}
-                onChange={(e) => setNote(e.target.value)}
-                maxLength={2000}
-                className="mt-1 rounded border border-slate-300 px-2 py-1 text-sm text-slate-900"
-                data-testid="bulk-note"
-              />
-            </label>
-          </div>
-          {mark ? (
-            <p
-              className="rounded bg-indigo-50 p-2 text-sm text-indigo-950"
-              data-testid="bulk-count"
-              data-total={mark.total}
+        <p className="text-sm text-slate-600">
+          Filter <span className="font-mono text-xs break-all">{filterText || "none (the whole run)"}</span>,
+          field <span className="font-mono">{fieldText}</span>.
+        </p>
+        <div className="flex flex-wrap gap-3">
+          <label className="flex flex-col text-xs text-slate-600">
+            New label
+            <select
+              value={label}
+              onChange={(e) => {
+                setLabel(e.target.value);
+                setMark(null);
+              }}
+              className="mt-1 rounded border border-slate-300 bg-white px-2 py-1 text-sm text-slate-900"
+              data-testid="bulk-label"
             >
-              {mark.total === 0 ? (
-                "No field to relabel in this filter."
-              ) : (
-                <>
-                  <strong>{n(mark.total)}</strong> {mark.total === 1 ? "field" : "fields"} will get{" "}
-                  {chosen ? <LabelChip label={chosen} /> : "their review cleared"}, each a review by{" "}
-                  <strong>{reviewer.name ?? "you"}</strong>. A field someone reviews from now on is skipped
-                  and listed, never overwritten.
-                </>
-              )}
-            </p>
-          ) : null}
-          {error ? (
-            <p role="alert" className="rounded bg-red-50 p-2 text-sm text-red-800" data-testid="bulk-error">
-              {error}
-            </p>
-          ) : null}
-          <div className="flex justify-end gap-2">
-            <button
-              type="button"
-              onClick={() => dialog.current?.close()}
-              className="rounded border border-slate-300 px-3 py-1.5 text-sm"
-            >
-              Cancel
-            </button>
-            {mark && mark.total > 0 ? (
-              <button
-                type="button"
-                onClick={start}
-                disabled={busy !== ""}
-                className="rounded bg-indigo-700 px-3 py-1.5 text-sm text-white disabled:opacity-60"
-                data-testid="bulk-confirm"
-              >
-                {busy === "starting"
-                  ? "Starting…"
-                  : `Relabel ${n(mark.total)} ${mark.total === 1 ? "field" : "fields"}`}
-              </button>
-            ) : (
-              <button
-                type="button"
-                onClick={count}
-                disabled={busy !== ""}
-                className="rounded bg-slate-900 px-3 py-1.5 text-sm text-white disabled:opacity-60"
-                data-testid="bulk-count-button"
-              >
-                {busy === "counting" ? "Counting…" : "Count the fields"}
-              </button>
-            )}
-          </div>
+              {LABEL_KEYS.map((l) => (
+                <option key={l} value={l}>
+                  {l}
+                </option>
+              ))}
+              <option value={CLEAR}>clear the review</option>
+            </select>
+          </label>
+          <label className="flex min-w-[12rem] flex-1 flex-col text-xs text-slate-600">
+            Note (kept with each review)
+            <input
+              value={note}
+              onChange={(e) => setNote(e.target.value)}
+              maxLength={2000}
+              className="mt-1 rounded border border-slate-300 px-2 py-1 text-sm text-slate-900"
+              data-testid="bulk-note"
+            />
+          </label>
         </div>
-      </dialog>
+        {mark ? (
+          <p
+            className="rounded bg-indigo-50 p-2 text-sm text-indigo-950"
+            data-testid="bulk-count"
+            data-total={mark.total}
+          >
+            {mark.total === 0 ? (
+              "No field to relabel in this filter."
+            ) : (
+              <>
+                <strong>{n(mark.total)}</strong> {mark.total === 1 ? "field" : "fields"} will get{" "}
+                {chosen ? <LabelChip label={chosen} /> : "their review cleared"}, each a review by{" "}
+                <strong>{reviewer.name ?? "you"}</strong>. A field someone reviews from now on is skipped and
+                listed, never overwritten.
+              </>
+            )}
+          </p>
+        ) : null}
+      </ConfirmDialog>
       {job ? <BulkProgress job={job} onCancel={cancel} onDismiss={() => setJob(null)} /> : null}
     </>
   );

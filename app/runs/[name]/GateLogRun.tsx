@@ -4,7 +4,6 @@ import { Card } from "@/app/_components/Card";
 import { FlagList } from "@/app/_components/FlagList";
 import { GateBadge } from "@/app/_components/GateBadge";
 import { RateCell } from "@/app/_components/RateCell";
-import { ScrollBox } from "@/app/_components/ScrollBox";
 import type { RunSummary } from "@/db/queries/runs";
 import type { TraceListRow } from "@/db/queries/traceList";
 import { gateLogFigures } from "@/lib/gateLogStats";
@@ -12,6 +11,7 @@ import { responsePreview } from "@/lib/preview";
 import { runHref } from "@/lib/runPath";
 import { GATE_LOG_FILTERS, type TraceFilter } from "@/lib/traceFilter";
 import type { FilterSelect } from "./FilterBar";
+import { type TraceRowsPage, TraceRowsTable } from "./TraceRowsTable";
 
 const n = (x: number) => x.toLocaleString("en-US");
 
@@ -95,83 +95,45 @@ const blocking = (g: TraceListRow["result"]["gate"]) => [
 ];
 
 /** One row per decision: when, the call, what the agent's gate recorded, what ours decides. */
-export function GateLogTable({
-  rows,
-  query,
-  start = null,
-  highlight,
-}: {
-  rows: TraceListRow[];
-  query: string;
-  start?: number | null;
-  highlight?: number;
-}) {
+export function GateLogTable(page: TraceRowsPage<TraceListRow>) {
   return (
-    <ScrollBox label="Decisions" className="rounded-lg border border-slate-200 bg-white">
-      <table className="w-full text-sm" data-testid="trace-table">
-        <thead className="border-b border-slate-200 bg-slate-50 text-left text-xs text-slate-600">
-          <tr>
-            <th className="px-3 py-2 font-medium">Decision</th>
-            <th className="px-3 py-2 font-medium">Call</th>
-            <th className="px-3 py-2 font-medium">Recorded</th>
-            <th className="px-3 py-2 font-medium">Ours</th>
-            <th className="px-3 py-2 font-medium">Blocked on</th>
-            <th className="px-3 py-2 font-medium">Flags</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r, i) => {
-            const pos = start === null ? "" : `pos=${start + i + 1}`;
-            const qs = [query, pos].filter(Boolean).join("&");
-            const href = `/traces/${r.id}${qs ? `?${qs}` : ""}`;
-            const recorded = r.recordedGate ?? r.result.gate;
-            return (
-              <tr
-                key={r.id}
-                id={`trace-${r.id}`}
-                className="trace-row"
-                data-testid="trace-row"
-                data-trace-id={r.id}
-                data-came-from={r.id === highlight ? "true" : undefined}
-              >
-                <td className="whitespace-nowrap">
-                  <a
-                    href={href}
-                    className="font-mono text-indigo-700 hover:underline"
-                    data-testid="trace-link"
-                  >
-                    #{r.id}
-                  </a>
-                  <div className="font-mono text-[11px] text-slate-500">
-                    {r.startedAt ? r.startedAt.slice(0, 19).replace("T", " ") : `${r.source}:${r.line}`}
-                  </div>
-                </td>
-                <td className="min-w-[12rem] max-w-[28rem] font-mono text-xs break-words text-slate-700">
-                  <a href={href} className="hover:underline">
-                    {responsePreview(r.response, 120)}
-                  </a>
-                </td>
-                <td data-testid="recorded-verdict">
-                  <GateBadge verdict={recorded.verdict} next={recorded.next} />
-                </td>
-                <td data-testid="our-verdict">
-                  <GateBadge verdict={r.result.gate.verdict} next={r.result.gate.next} />
-                </td>
-                <td className="min-w-[9rem] font-mono text-xs text-slate-700">
-                  {blocking(recorded).length ? (
-                    blocking(recorded).map((b) => <div key={b}>{b}</div>)
-                  ) : (
-                    <span className="text-slate-400">—</span>
-                  )}
-                </td>
-                <td>
-                  <FlagList flags={r.result.flags} />
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </ScrollBox>
+    <TraceRowsTable
+      {...page}
+      label="Decisions"
+      columns={["Decision", "Call", "Recorded", "Ours", "Blocked on", "Flags"]}
+      sub={(r) => (
+        <div className="font-mono text-[11px] text-slate-500">
+          {r.startedAt ? r.startedAt.slice(0, 19).replace("T", " ") : `${r.source}:${r.line}`}
+        </div>
+      )}
+      cells={(r, href) => {
+        const recorded = r.recordedGate ?? r.result.gate;
+        return (
+          <>
+            <td className="min-w-[12rem] max-w-[28rem] font-mono text-xs break-words text-slate-700">
+              <a href={href} className="hover:underline">
+                {responsePreview(r.response, 120)}
+              </a>
+            </td>
+            <td data-testid="recorded-verdict">
+              <GateBadge verdict={recorded.verdict} next={recorded.next} />
+            </td>
+            <td data-testid="our-verdict">
+              <GateBadge verdict={r.result.gate.verdict} next={r.result.gate.next} />
+            </td>
+            <td className="min-w-[9rem] font-mono text-xs text-slate-700">
+              {blocking(recorded).length ? (
+                blocking(recorded).map((b) => <div key={b}>{b}</div>)
+              ) : (
+                <span className="text-slate-400">—</span>
+              )}
+            </td>
+            <td>
+              <FlagList flags={r.result.flags} />
+            </td>
+          </>
+        );
+      }}
+    />
   );
 }

@@ -4,8 +4,8 @@ import { Ident } from "@/app/_components/Breakable";
 import { FlagList } from "@/app/_components/FlagList";
 import { GateBadge } from "@/app/_components/GateBadge";
 import { LabelChip } from "@/app/_components/LabelChip";
-import { ScrollBox } from "@/app/_components/ScrollBox";
 import { HumanLabels, type HumanLabelView } from "./HumanLabels";
+import { type TraceRowsPage, TraceRowsTable } from "./TraceRowsTable";
 
 /** What a row shows, computed on the server (the raw row never crosses to the client). */
 export interface TraceRowView {
@@ -29,107 +29,68 @@ export interface TraceRowView {
  * One row per trace: a chip per probed field, flags, gate, latency, probe, what the model did.
  * A client component fed compact row views: React renders the rows once (into HTML) instead of
  * once as server components and again from their serialized tree, which halves the cost of a
- * 50-row page. Plain anchors (not next/link) and the `.trace-row`/`.chip` classes keep it lean.
- * A trace's link carries its position in the filter (`pos`, when the page's `start` is known), so
- * the trace page can send `u` back to this row on this page; `highlight` marks the row of the
- * trace the reviewer came back from.
+ * 50-row page. Plain anchors (not next/link) and the `.chip` class keep it lean; the rows' links
+ * and anchors are `TraceRowsTable`'s.
  */
-export function TraceTable({
-  rows,
-  query,
-  showProbe,
-  start = null,
-  highlight,
-}: {
-  rows: TraceRowView[];
-  query: string;
-  showProbe: boolean;
-  start?: number | null;
-  highlight?: number;
-}) {
+export function TraceTable({ showProbe, ...page }: TraceRowsPage<TraceRowView> & { showProbe: boolean }) {
   return (
-    <ScrollBox label="Traces" className="rounded-lg border border-slate-200 bg-white">
-      <table className="w-full text-sm" data-testid="trace-table">
-        <thead className="border-b border-slate-200 bg-slate-50 text-left text-xs text-slate-600">
-          <tr>
-            <th className="px-3 py-2 font-medium">Trace</th>
-            {showProbe ? <th className="px-3 py-2 font-medium">Probe</th> : null}
-            <th className="px-3 py-2 font-medium">Labels</th>
-            <th className="px-3 py-2 font-medium">Human</th>
-            <th className="px-3 py-2 font-medium">Flags</th>
-            <th className="px-3 py-2 font-medium">Gate</th>
-            <th className="px-3 py-2 text-right font-medium">Latency</th>
-            <th className="px-3 py-2 font-medium">Response</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r, i) => {
-            const pos = start === null ? "" : `pos=${start + i + 1}`;
-            const qs = [query, pos].filter(Boolean).join("&");
-            const href = `/traces/${r.id}${qs ? `?${qs}` : ""}`;
-            return (
-              <tr
-                key={r.id}
-                id={`trace-${r.id}`}
-                className="trace-row"
-                data-testid="trace-row"
-                data-trace-id={r.id}
-                data-came-from={r.id === highlight ? "true" : undefined}
-              >
-                <td className="whitespace-nowrap">
-                  <a
-                    href={href}
-                    className="font-mono text-indigo-700 hover:underline"
-                    data-testid="trace-link"
-                  >
-                    #{r.id}
-                  </a>
-                  <div className="max-w-[14rem] font-mono text-[11px] whitespace-normal text-slate-500">
-                    <Ident text={r.ref} max={120} />
-                  </div>
-                </td>
-                {showProbe ? (
-                  <td className="min-w-[10rem] font-mono text-xs text-slate-700">
-                    <Ident text={r.probeId} />
-                  </td>
-                ) : null}
-                <td>
-                  <div className="flex flex-wrap gap-1">
-                    {r.labels.length === 0 ? (
-                      <span className="text-xs text-slate-400">no probed field</span>
-                    ) : null}
-                    {r.labels.map(([f, label]) => (
-                      <LabelChip key={f} field={f} label={label} testId="label-chip" />
-                    ))}
-                    {r.moreLabels !== 0 ? (
-                      <span className="text-xs text-slate-500" data-testid="more-labels">
-                        +{r.moreLabels === null ? "more" : r.moreLabels.toLocaleString("en-US")} fields
-                      </span>
-                    ) : null}
-                  </div>
-                </td>
-                <td>
-                  <HumanLabels labels={r.human} />
-                </td>
-                <td>
-                  <FlagList flags={r.flags} />
-                </td>
-                <td>
-                  <GateBadge verdict={r.verdict} />
-                </td>
-                <td className="text-right font-mono text-xs whitespace-nowrap text-slate-600 tabular-nums">
-                  {r.latency}
-                </td>
-                <td className="min-w-[14rem] max-w-[36rem] text-xs break-words text-slate-700">
-                  <a href={href} className="hover:underline">
-                    {r.preview}
-                  </a>
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </ScrollBox>
+    <TraceRowsTable
+      {...page}
+      label="Traces"
+      columns={[
+        "Trace",
+        ...(showProbe ? ["Probe"] : []),
+        "Labels",
+        "Human",
+        "Flags",
+        "Gate",
+        { name: "Latency", right: true },
+        "Response",
+      ]}
+      sub={(r) => (
+        <div className="max-w-[14rem] font-mono text-[11px] whitespace-normal text-slate-500">
+          <Ident text={r.ref} max={120} />
+        </div>
+      )}
+      cells={(r, href) => (
+        <>
+          {showProbe ? (
+            <td className="min-w-[10rem] font-mono text-xs text-slate-700">
+              <Ident text={r.probeId} />
+            </td>
+          ) : null}
+          <td>
+            <div className="flex flex-wrap gap-1">
+              {r.labels.length === 0 ? <span className="text-xs text-slate-400">no probed field</span> : null}
+              {r.labels.map(([f, label]) => (
+                <LabelChip key={f} field={f} label={label} testId="label-chip" />
+              ))}
+              {r.moreLabels !== 0 ? (
+                <span className="text-xs text-slate-500" data-testid="more-labels">
+                  +{r.moreLabels === null ? "more" : r.moreLabels.toLocaleString("en-US")} fields
+                </span>
+              ) : null}
+            </div>
+          </td>
+          <td>
+            <HumanLabels labels={r.human} />
+          </td>
+          <td>
+            <FlagList flags={r.flags} />
+          </td>
+          <td>
+            <GateBadge verdict={r.verdict} />
+          </td>
+          <td className="text-right font-mono text-xs whitespace-nowrap text-slate-600 tabular-nums">
+            {r.latency}
+          </td>
+          <td className="min-w-[14rem] max-w-[36rem] text-xs break-words text-slate-700">
+            <a href={href} className="hover:underline">
+              {r.preview}
+            </a>
+          </td>
+        </>
+      )}
+    />
   );
 }

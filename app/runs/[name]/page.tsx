@@ -89,6 +89,8 @@ export default async function RunPage({ params, searchParams }: Props) {
   const base = runHref(run.name);
   const filterParams = filterToParams({ ...filter, field });
   const query = filterParams.toString();
+  /** The filter in words, as the bulk actions' dialogs name it. */
+  const filterText = [...filterParams].map(([k, v]) => `${k}=${v}`).join(" ");
   const pageHref = (k: "after" | "before", id: number) => {
     const p = filterToParams({ ...filter, field });
     p.set(k, String(id));
@@ -308,7 +310,7 @@ export default async function RunPage({ params, searchParams }: Props) {
                 run={run.name}
                 query={query}
                 field={field}
-                filterText={[...filterParams].map(([k, v]) => `${k}=${v}`).join(" ")}
+                filterText={filterText}
                 reviewer={reviewer}
                 running={bulk?.status === "running" ? bulkJobView(bulk) : null}
               />
@@ -316,7 +318,7 @@ export default async function RunPage({ params, searchParams }: Props) {
                 run={run.name}
                 query={query}
                 field={field}
-                filterText={[...filterParams].map(([k, v]) => `${k}=${v}`).join(" ")}
+                filterText={filterText}
                 reviewer={reviewer}
                 running={bulkAdd?.status === "running" ? bulkAddJobView(db, bulkAdd) : null}
               />

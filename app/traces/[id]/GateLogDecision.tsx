@@ -1,5 +1,6 @@
 import { Ident } from "@/app/_components/Breakable";
 import { Card } from "@/app/_components/Card";
+import { CardTableHead } from "@/app/_components/CardTableHead";
 import { GateBadge } from "@/app/_components/GateBadge";
 import { SafeJsonBlock } from "@/app/_components/SafeJsonBlock";
 import type { TraceDetail } from "@/db/queries/traceDetail";
@@ -87,14 +88,7 @@ export function GateLogDecision({ t }: { t: TraceDetail }) {
           ) : (
             <div className="overflow-x-auto">
               <table className="w-full text-sm" data-testid="gate-log-facts">
-                <thead className="text-left text-xs text-slate-500">
-                  <tr>
-                    <th className="py-1 pr-3 font-medium">Fact</th>
-                    <th className="py-1 pr-3 font-medium">Status</th>
-                    <th className="py-1 pr-3 font-medium">Value</th>
-                    <th className="py-1 font-medium">Source</th>
-                  </tr>
-                </thead>
+                <CardTableHead columns={["Fact", "Status", "Value", "Source"]} />
                 <tbody>
                   {names.map((name) => {
                     const f = isObject(state[name]) ? state[name] : undefined;

@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { InlineValue } from "@/app/_components/ArgumentMarks";
 import { Card } from "@/app/_components/Card";
+import { CardTableHead } from "@/app/_components/CardTableHead";
 import { getDb } from "@/db/client";
 import { getTraceTexts, originalBody, parseTraceId } from "@/db/queries/traceDetail";
 import { cutOf } from "@/lib/budget/jsonBudget";
@@ -134,12 +135,7 @@ export default async function TraceJsonPage({ params, searchParams }: Props) {
             </p>
             <div className="overflow-x-auto">
               <table className="w-full text-sm" data-testid="json-entries">
-                <thead className="border-b border-slate-200 text-left text-xs text-slate-500">
-                  <tr>
-                    <th className="py-1.5 pr-3 font-medium">{isArray ? "Index" : "Key"}</th>
-                    <th className="py-1.5 pr-3 font-medium">Value</th>
-                  </tr>
-                </thead>
+                <CardTableHead roomy columns={[isArray ? "Index" : "Key", "Value"]} />
                 <tbody>
                   {entries.map(([k, v]) => (
                     <tr
