@@ -4,7 +4,8 @@ import { cookies } from "next/headers";
 import { z } from "zod";
 import { refusal } from "@/app/_lib/validatedAction";
 import { getDb } from "@/db/client";
-import { reviewJson, submitReviewsWhenFree } from "@/db/queries/reviews";
+import { reviewJson, writeReviews } from "@/db/queries/reviews";
+import { write } from "@/db/write";
 import {
   describeZodError,
   ReviewerSchema,
@@ -25,10 +26,14 @@ export type ReviewActionResult =
 export async function submitReviewAction(input: unknown): Promise<ReviewActionResult> {
   const parsed = ReviewRequestSchema.safeParse(input);
   if (!parsed.success) return { ok: false, error: describeZodError(parsed.error) };
-  const who = await currentReviewer();
-  if (!who.name) return { ok: false, error: "say who is reviewing first", needsReviewer: true };
+  const { name: reviewer } = await currentReviewer();
+  if (!reviewer) return { ok: false, error: "say who is reviewing first", needsReviewer: true };
   try {
-    const r = await submitReviewsWhenFree(getDb(), { ...parsed.data, reviewer: who.name });
+    const db = getDb();
+    // On the request thread: waits for the lock without holding the thread, at most 10 s.
+    const r = await write(db, () => writeReviews(db, { ...parsed.data, reviewer }), {
+      waitMs: 10_000,
+    });
     if (!r.ok)
       return {
         ok: false,

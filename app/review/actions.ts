@@ -5,7 +5,8 @@ import { z } from "zod";
 import { refusal } from "@/app/_lib/validatedAction";
 import { currentReviewer } from "@/app/_review/reviewer";
 import { getDb } from "@/db/client";
-import { submitReviewsWhenFree } from "@/db/queries/reviews";
+import { writeReviews } from "@/db/queries/reviews";
+import { write } from "@/db/write";
 import { LabelSchema } from "@/lib/probe/schema";
 import { NoteSchema } from "@/lib/review/contract";
 
@@ -49,7 +50,7 @@ const view = (r: ReviewView): ReviewView => ({
 
 /**
  * One field's review from the queue, through the one write path without blocking the server's
- * thread while another process holds the write lock (submitReviewsWhenFree), by the reviewer
+ * thread while another process holds the write lock (db/write.ts `write`), by the reviewer
  * the server's one lookup names (the login session's, else the browser's cookie), never a name
  * the request carries. A conflict writes nothing and answers with the review that landed
  * meanwhile, so the reviewer can resubmit over it.
@@ -67,12 +68,18 @@ export async function reviewFromQueue(input: QueueReviewInput): Promise<QueueRev
   const who = await currentReviewer();
   if (!who.name) return { ok: false, error: "enter your name first: every review carries it" };
   try {
-    const r = await submitReviewsWhenFree(getDb(), {
-      traceId: d.traceId,
-      reviewer: who.name,
-      note: d.note,
-      items: [{ field: d.field, label: d.label, base: d.base, undo: d.undo }],
-    });
+    const db = getDb();
+    const r = await write(
+      db,
+      () =>
+        writeReviews(db, {
+          traceId: d.traceId,
+          reviewer: who.name as string,
+          note: d.note,
+          items: [{ field: d.field, label: d.label, base: d.base, undo: d.undo }],
+        }),
+      { waitMs: 10_000 },
+    );
     if (!r.ok) return { ok: false, conflict: r.conflicts[0]?.current ? view(r.conflicts[0].current) : null };
     if (d.refresh) refresh();
     return { ok: true, review: view(r.reviews[0]) };

@@ -2,13 +2,8 @@ import type { Command } from "commander";
 import { syncSeedSet } from "../../../db/queries/fixtureSeed";
 import { checkSetName, getSet } from "../../../db/queries/fixtureSets";
 import { writeHumanFields } from "../../../db/queries/fixtures";
-import {
-  type ReviewItem,
-  reviewJson,
-  reviewTransaction,
-  type SubmitResult,
-  writeReviews,
-} from "../../../db/queries/reviews";
+import { type ReviewItem, reviewJson, type SubmitResult, writeReviews } from "../../../db/queries/reviews";
+import { writeSync } from "../../../db/write";
 import { isUserError } from "../../errors";
 import { FixtureError } from "../../fixtures/errors";
 import { LABELS } from "../../probe/schema";
@@ -98,7 +93,7 @@ export function registerLabel(program: Command): void {
         let made: ReturnType<typeof writeHumanFields> | null;
         try {
           // One IMMEDIATE transaction: the reviews and the fixtures they make land together or not at all.
-          ({ result, made } = reviewTransaction(db, () => {
+          ({ result, made } = writeSync(db, () => {
             const r = writeReviews(db, { traceId, reviewer: reviewer.data, note: note.data, items });
             const fields = items.map((it) => it.field);
             return {
