@@ -6,12 +6,8 @@ import { refusal } from "@/app/_lib/validatedAction";
 import { getDb } from "@/db/client";
 import { reviewJson, writeReviews } from "@/db/queries/reviews";
 import { write } from "@/db/write";
-import {
-  describeZodError,
-  ReviewerSchema,
-  type ReviewJson,
-  ReviewRequestSchema,
-} from "@/lib/review/contract";
+import { describeInvalid } from "@/lib/errors";
+import { ReviewerSchema, type ReviewJson, ReviewRequestSchema } from "@/lib/review/contract";
 import { currentReviewer, REVIEWER_COOKIE } from "./reviewer";
 
 export type ReviewActionResult =
@@ -25,7 +21,7 @@ export type ReviewActionResult =
  */
 export async function submitReviewAction(input: unknown): Promise<ReviewActionResult> {
   const parsed = ReviewRequestSchema.safeParse(input);
-  if (!parsed.success) return { ok: false, error: describeZodError(parsed.error) };
+  if (!parsed.success) return { ok: false, error: describeInvalid(parsed.error) };
   const { name: reviewer } = await currentReviewer();
   if (!reviewer) return { ok: false, error: "say who is reviewing first", needsReviewer: true };
   try {
@@ -52,7 +48,7 @@ export async function setReviewerAction(
   input: unknown,
 ): Promise<{ ok: true; name: string } | { ok: false; error: string }> {
   const parsed = NameSchema.safeParse(input);
-  if (!parsed.success) return { ok: false, error: describeZodError(parsed.error) };
+  if (!parsed.success) return { ok: false, error: describeInvalid(parsed.error) };
   const who = await currentReviewer();
   if (who.source === "session")
     return { ok: false, error: "the reviewer name belongs to your login session" };

@@ -2,7 +2,7 @@
 
 import { getDb } from "@/db/client";
 import { callOffThread } from "@/db/jobs/offThread";
-import { describeZodError } from "@/lib/review/contract";
+import { describeInvalid } from "@/lib/errors";
 import { type SuggestionsJson, SuggestRequestSchema } from "@/lib/tuning/contract";
 
 /** Longer than this and the suggestions are given up (nothing is kept). */
@@ -17,7 +17,7 @@ export type SuggestReply = { ok: true; result: SuggestionsJson } | { ok: false; 
  */
 export async function suggestAction(input: unknown): Promise<SuggestReply> {
   const parsed = SuggestRequestSchema.safeParse(input);
-  if (!parsed.success) return { ok: false, error: describeZodError(parsed.error) };
+  if (!parsed.success) return { ok: false, error: describeInvalid(parsed.error) };
   try {
     return {
       ok: true,

@@ -13,8 +13,7 @@ import { staleRuns } from "@/db/queries/runScoringView";
 import { runByName } from "@/db/queries/tuneRuns";
 import { seedBreaks, type TuneDraft } from "@/db/queries/whatIf";
 import { write } from "@/db/write";
-import { isUserError } from "@/lib/errors";
-import { describeZodError } from "@/lib/review/contract";
+import { describeInvalid, isUserError } from "@/lib/errors";
 import { RescoreIdsSchema, SaveDraftSchema, StartRescoreSchema, TuneDraftSchema } from "@/lib/tune/contract";
 import type { WhatIfReport } from "@/lib/tune/whatIf";
 
@@ -23,7 +22,7 @@ type Fail = { ok: false; error: string; needsReviewer?: true };
 /** The what-if of a draft (nothing is saved), computed off the request thread. */
 export async function whatIfAction(input: unknown): Promise<{ ok: true; report: WhatIfReport } | Fail> {
   const parsed = TuneDraftSchema.safeParse(input);
-  if (!parsed.success) return { ok: false, error: describeZodError(parsed.error) };
+  if (!parsed.success) return { ok: false, error: describeInvalid(parsed.error) };
   const db = getDb();
   syncSeedSet(db);
   try {
@@ -46,7 +45,7 @@ export type SaveResult =
  */
 export async function saveDraftAction(input: unknown): Promise<SaveResult> {
   const parsed = SaveDraftSchema.safeParse(input);
-  if (!parsed.success) return { ok: false, error: describeZodError(parsed.error) };
+  if (!parsed.success) return { ok: false, error: describeInvalid(parsed.error) };
   const d = parsed.data;
   const who = await currentReviewer();
   const by = who.source === "session" ? who.name : (who.name ?? d.reviewer ?? null);
@@ -90,7 +89,7 @@ export async function startRescoreAction(
   input: unknown,
 ): Promise<{ ok: true; jobs: RescoreProgressView[] } | Fail> {
   const parsed = StartRescoreSchema.safeParse(input);
-  if (!parsed.success) return { ok: false, error: describeZodError(parsed.error) };
+  if (!parsed.success) return { ok: false, error: describeInvalid(parsed.error) };
   const who = await currentReviewer();
   const by = who.source === "session" ? who.name : (who.name ?? parsed.data.reviewer ?? null);
   if (!by) return { ok: false, error: "say who asks for the re-score first", needsReviewer: true };
@@ -122,7 +121,7 @@ export async function rescoreStatusAction(
   input: unknown,
 ): Promise<{ ok: true; jobs: RescoreProgressView[] } | Fail> {
   const parsed = RescoreIdsSchema.safeParse(input);
-  if (!parsed.success) return { ok: false, error: describeZodError(parsed.error) };
+  if (!parsed.success) return { ok: false, error: describeInvalid(parsed.error) };
   const db = getDb();
   return { ok: true, jobs: rescoreProgress(db, parsed.data.ids) };
 }

@@ -49,8 +49,3 @@ export interface ReviewJson {
   replaces: number | null;
   created_at: string;
 }
-
-/** Issues of a failed parse as one line: what was wrong and where. */
-export function describeZodError(e: z.ZodError): string {
-  return e.issues.map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message)).join("; ");
-}

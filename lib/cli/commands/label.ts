@@ -4,10 +4,10 @@ import { checkSetName, getSet } from "../../../db/queries/fixtureSets";
 import { writeHumanFields } from "../../../db/queries/fixtures";
 import { type ReviewItem, reviewJson, type SubmitResult, writeReviews } from "../../../db/queries/reviews";
 import { writeSync } from "../../../db/write";
-import { isUserError } from "../../errors";
+import { describeInvalid, isUserError } from "../../errors";
 import { FixtureError } from "../../fixtures/errors";
 import { LABELS } from "../../probe/schema";
-import { describeZodError, NoteSchema, ReviewerSchema } from "../../review/contract";
+import { NoteSchema, ReviewerSchema } from "../../review/contract";
 import { parseReviewLabel } from "../../review/humanLabel";
 import { cliDb } from "../db";
 import { UsageError } from "../usage";
@@ -71,9 +71,9 @@ export function registerLabel(program: Command): void {
         if (!/^[1-9][0-9]{0,15}$/.test(traceIdText))
           throw new UsageError(`the trace id must be a positive integer, got "${traceIdText}"`);
         const reviewer = ReviewerSchema.safeParse(opts.reviewer);
-        if (!reviewer.success) throw new UsageError(`--reviewer: ${describeZodError(reviewer.error)}`);
+        if (!reviewer.success) throw new UsageError(`--reviewer: ${describeInvalid(reviewer.error)}`);
         const note = NoteSchema.safeParse(opts.note);
-        if (!note.success) throw new UsageError(`--note: ${describeZodError(note.error)}`);
+        if (!note.success) throw new UsageError(`--note: ${describeInvalid(note.error)}`);
         const items = labelItems(assignments, opts.base);
         const set = opts.set;
         const db = cliDb();
