@@ -7,11 +7,12 @@ import { KeysHelp } from "@/app/_components/KeysHelp";
 import { isTyping } from "@/app/_components/keyboard";
 import { LabelChip } from "@/app/_components/LabelChip";
 import { AddToSet } from "@/app/_fixtures/AddToSet";
-import { setReviewerAction } from "@/app/_review/actions";
+import { setReviewerAction, submitReviewAction } from "@/app/_review/actions";
 import { ReviewedMeanwhileNotice } from "@/app/_review/ReviewedMeanwhile";
 import { markOwnReview, useReviewedMeanwhile } from "@/app/_review/useReviewedMeanwhile";
 import type { ReviewerState } from "@/app/_review/useReviewer";
 import { LABELS, type Label } from "@/lib/probe/schema";
+import type { ReviewJson } from "@/lib/review/contract";
 import {
   FIXTURE_KEY_HELP,
   keyOfLabel,
@@ -22,7 +23,6 @@ import {
   reviewKeyHelp,
 } from "@/lib/review/keys";
 import { QUEUE_RULE_TEXT, type QueueRule } from "@/lib/review/queueRules";
-import { type ReviewView, reviewFromQueue } from "./actions";
 import { ReviewerName, storedReviewer } from "./ReviewerName";
 import { keepStatus, keptStatus, peekUndo, popUndo, pushUndo } from "./undoStack";
 
@@ -32,7 +32,7 @@ export interface PanelField {
   /** Every queue rule that holds for the field (empty: no rule queues it). */
   rules: QueueRule[];
   /** Its current review, when it has one (a clear has label null). */
-  current: ReviewView | null;
+  current: ReviewJson | null;
   /** The current human label (review, else imported) and where it comes from. */
   human: { label: string; source: "review" | "imported" } | null;
 }
@@ -101,7 +101,7 @@ export function QueuePanel({
     field: string;
     label: Label | null;
     stay: boolean;
-    current: ReviewView | null;
+    current: ReviewJson | null;
   } | null>(null);
   const bases = useRef(new Map<string, number | null>());
   const [ready, setReady] = useState(false);
@@ -149,27 +149,27 @@ export function QueuePanel({
     const base = bases.current.has(field.field)
       ? (bases.current.get(field.field) ?? null)
       : (field.current?.id ?? null);
-    const res = await reviewFromQueue({
+    const res = await submitReviewAction({
       traceId,
-      field: field.field,
-      label,
-      base,
       note,
+      items: [{ field: field.field, label, base }],
       refresh: continueHref === null || stay,
     });
     setPending(false);
     if (res.ok) {
-      markOwnReview(res.review.id);
-      pushUndo({ traceId, field: field.field, reviewId: res.review.id, label });
+      const review = res.reviews[0];
+      markOwnReview(review.id);
+      pushUndo({ traceId, field: field.field, reviewId: review.id, label });
       setNote("");
       say(`Saved: ${field.field} ${label ?? "cleared"} on trace #${traceId} (${REVIEW_KEYS.undo} undoes)`);
       if (stay) {
         const here = itemUrl(traceId, field.field);
         if (`${location.pathname}${location.search}` !== here) router.replace(here);
       } else if (continueHref) router.replace(continueHref);
-    } else if ("conflict" in res) {
-      bases.current.set(field.field, res.conflict?.id ?? null);
-      setConflict({ field: field.field, label, stay, current: res.conflict });
+    } else if ("conflicts" in res) {
+      const current = res.conflicts[0]?.current ?? null;
+      bases.current.set(field.field, current?.id ?? null);
+      setConflict({ field: field.field, label, stay, current });
       setStatus("Nothing was written: someone reviewed this field meanwhile.");
     } else setStatus(`Not saved: ${res.error}`);
   }
@@ -179,23 +179,20 @@ export function QueuePanel({
     if (!top) return setStatus("Nothing to undo in this tab.");
     if (!reviewer) return setStatus("Enter your name first: every review carries it.");
     setPending(true);
-    const res = await reviewFromQueue({
+    const res = await submitReviewAction({
       traceId: top.traceId,
-      field: top.field,
-      label: null,
-      base: top.reviewId,
-      undo: true,
-      refresh: false,
+      note: "",
+      items: [{ field: top.field, label: null, base: top.reviewId, undo: true }],
     });
     setPending(false);
     popUndo();
     if (res.ok) {
-      markOwnReview(res.review.id);
+      markOwnReview(res.reviews[0].id);
       say(`Undid ${top.field} ${top.label ?? "cleared"} on trace #${top.traceId}`);
       router.push(itemUrl(top.traceId, top.field));
-    } else if ("conflict" in res)
+    } else if ("conflicts" in res)
       setStatus(
-        `Not undone: ${res.conflict?.reviewer ?? "someone"} reviewed ${top.field} of trace #${top.traceId} since.`,
+        `Not undone: ${res.conflicts[0]?.current?.reviewer ?? "someone"} reviewed ${top.field} of trace #${top.traceId} since.`,
       );
     else setStatus(`Not undone: ${res.error}`);
   }
@@ -446,7 +443,7 @@ function FieldRow({
   );
 }
 
-function Conflict({ c }: { c: { field: string; current: ReviewView | null } }) {
+function Conflict({ c }: { c: { field: string; current: ReviewJson | null } }) {
   const again = (
     <>
       {" "}
@@ -463,7 +460,7 @@ function Conflict({ c }: { c: { field: string; current: ReviewView | null } }) {
         <>
           <span className="font-medium">{c.current.reviewer}</span> labelled{" "}
           <span className="font-mono">{c.field}</span> {c.current.label ?? "(cleared)"} at{" "}
-          <time dateTime={c.current.createdAt}>{c.current.createdAt.replace("T", " ").slice(0, 19)}</time>
+          <time dateTime={c.current.created_at}>{c.current.created_at.replace("T", " ").slice(0, 19)}</time>
           {c.current.note ? <>: “{c.current.note}”</> : null}.{again}
         </>
       ) : (

@@ -2,11 +2,11 @@
 
 import { useEffect, useRef } from "react";
 import { LabelChip } from "@/app/_components/LabelChip";
-import type { ReviewJson } from "@/lib/review/contract";
+import type { ReviewItemInput, ReviewJson } from "@/lib/review/contract";
 import { when } from "./when";
 
 export interface PendingConflict {
-  items: { field: string; label: string | null; base: number | null; undo?: boolean }[];
+  items: ReviewItemInput[];
   moveOn: boolean;
   note: string;
   conflicts: { field: string; current: ReviewJson | null }[];

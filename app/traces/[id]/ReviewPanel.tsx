@@ -8,6 +8,8 @@ import { submitReviewAction } from "@/app/_review/actions";
 import { ReviewedMeanwhileNotice } from "@/app/_review/ReviewedMeanwhile";
 import { markOwnReview, useReviewedMeanwhile } from "@/app/_review/useReviewedMeanwhile";
 import { type ReviewerState, useReviewer } from "@/app/_review/useReviewer";
+import type { Label } from "@/lib/probe/schema";
+import type { ReviewItemInput } from "@/lib/review/contract";
 import { LABEL_KEYS } from "@/lib/review/humanLabel";
 import { ConflictNotice, type PendingConflict } from "./ConflictNotice";
 import { ReviewFieldRow } from "./ReviewFieldRow";
@@ -16,12 +18,7 @@ import { labelIndexOf } from "./reviewKeys";
 import type { ReviewFieldView } from "./reviewView";
 import { peekUndo, popUndo, pushUndo, setFlash, takeFlash } from "./undoStack";
 
-interface Item {
-  field: string;
-  label: string | null;
-  base: number | null;
-  undo?: boolean;
-}
+type Item = ReviewItemInput;
 
 const labelText = (label: string | null) => label ?? "cleared";
 const here = () => `${window.location.pathname}${window.location.search}`;
@@ -141,7 +138,7 @@ export function ReviewPanel({
   );
 
   const relabel = useCallback(
-    (i: number, label: string | null, moveOn: boolean) => {
+    (i: number, label: Label | null, moveOn: boolean) => {
       const f = fields[i];
       if (!f) return;
       if (label === null && !f.current?.label) {
