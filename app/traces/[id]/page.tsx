@@ -24,6 +24,7 @@ import type { Fact } from "@/lib/gate/facts";
 import { GATE_LOG_FORM } from "@/lib/ingest/gateLogForm";
 import { ANY_FIELD } from "@/lib/ingest/tags";
 import { askTermHits, markArgumentsBounded, readCallArguments } from "@/lib/probe/argumentMarks";
+import { TRACE_REVIEW_KEY_HELP } from "@/lib/review/keys";
 import { runHref } from "@/lib/runPath";
 import {
   filterField,
@@ -39,7 +40,6 @@ import { MakeProbeLink } from "./MakeProbeLink";
 import { RecordDownloads } from "./RecordDownloads";
 import { ReviewHistory } from "./ReviewHistory";
 import { ReviewPanel } from "./ReviewPanel";
-import { REVIEW_KEYS } from "./reviewKeys";
 import { reviewView } from "./reviewView";
 import { FieldLabels, GateCard, Meta, ResponseText, SideEffect, ToolCall } from "./sections";
 
@@ -232,7 +232,12 @@ export default async function TracePage({ params, searchParams }: Props) {
             </Link>
           </div>
           <div className="flex items-center gap-2">
-            <TraceKeys prevHref={prevHref} nextHref={nextHref} backHref={backHref} extraKeys={REVIEW_KEYS} />
+            <TraceKeys
+              prevHref={prevHref}
+              nextHref={nextHref}
+              backHref={backHref}
+              extraKeys={TRACE_REVIEW_KEY_HELP}
+            />
           </div>
           <FilterNote filter={filter} inFilter={inFilter} />
         </div>
