@@ -15,7 +15,7 @@ import {
 } from "@/lib/review/reviewing";
 import { type ReviewActionResult, submitReviewAction } from "./actions";
 import { keepStatus, keptStatus, peekUndo, popUndo, pushUndo } from "./undoStack";
-import { markOwnReview, useReviewedMeanwhile } from "./useReviewedMeanwhile";
+import { markOwnReview } from "./useReviewedMeanwhile";
 import type { Reviewer } from "./useReviewer";
 
 /** A field as a page that reviews it knows it: its current review is what a new one names as its base. */
@@ -59,8 +59,9 @@ const here = () => `${window.location.pathname}${window.location.search}`;
 /**
  * The review loop of one trace as every page that reviews runs it (the trace page, the queue):
  * the focused field, the note for the next review, the one action, the tab's undo stack, a
- * conflict and its resubmission, the status line, reviews someone else made meanwhile, and the
- * keyboard of lib/review/keys.ts. The page draws the fields and says where to go after a review.
+ * conflict and its resubmission, the status line, and the keyboard of lib/review/keys.ts. The
+ * page draws the fields (what it shows of ours and of others' reviews is its own: a blind round's
+ * page would show neither) and says where to go after a review.
  */
 export function useReviewing(o: ReviewingOptions) {
   const router = useRouter();
@@ -78,11 +79,6 @@ export function useReviewing(o: ReviewingOptions) {
   const [pending, setPending] = useState(false);
   const [ready, setReady] = useState(false);
   const busy = useRef(false);
-  // Someone else's review of a field shown here, found by a light poll.
-  const meanwhile = useReviewedMeanwhile(
-    o.traceId,
-    Object.fromEntries(o.fields.map((f) => [f.field, f.current?.id ?? null])),
-  );
 
   // What the tab's last review said stays said on the page that comes next.
   useEffect(() => setStatus(keptStatus()), []);
@@ -228,6 +224,8 @@ export function useReviewing(o: ReviewingOptions) {
   }, []);
 
   return {
+    /** The panel's state as tests and people read it: keys attached, a review on its way. */
+    panel: { "data-ready": ready ? "yes" : "no", "data-pending": pending ? "yes" : "no" },
     focus,
     setFocus,
     /** What a field row needs: whether it is focused, whether a review is on its way, and its actions. */
@@ -241,7 +239,6 @@ export function useReviewing(o: ReviewingOptions) {
         relabel(i, label, moveOn);
       },
     }),
-    meanwhile,
     status,
     setStatus,
     pending,

@@ -12,6 +12,7 @@ import { ReviewedMeanwhileNotice } from "@/app/_review/ReviewedMeanwhile";
 import { ReviewerLine } from "@/app/_review/ReviewerLine";
 import { ReviewNote } from "@/app/_review/ReviewNote";
 import { peekUndo } from "@/app/_review/undoStack";
+import { useReviewedMeanwhile } from "@/app/_review/useReviewedMeanwhile";
 import { type ReviewerState, useReviewer } from "@/app/_review/useReviewer";
 import { useReviewing } from "@/app/_review/useReviewing";
 import { LABELS, type Label } from "@/lib/probe/schema";
@@ -96,6 +97,8 @@ export function QueuePanel({
       return q !== null;
     },
   });
+  // Someone else's review of a field shown here, found by a light poll.
+  const meanwhile = useReviewedMeanwhile(traceId, fields);
   const f = fields[r.focus];
 
   // `?` opens and closes the list of keys (the review keys are the hook's).
@@ -115,8 +118,7 @@ export function QueuePanel({
     <section
       className="space-y-3 rounded-lg border border-indigo-200 bg-white p-3 shadow-sm"
       data-testid="queue-panel"
-      data-ready={r.ready ? "yes" : "no"}
-      data-pending={r.pending ? "yes" : "no"}
+      {...r.panel}
       data-focus={f?.field}
       aria-busy={r.pending}
     >
@@ -128,7 +130,7 @@ export function QueuePanel({
       </ul>
       <ReviewNote note={r.note} />
       <ReviewedMeanwhileNotice
-        items={r.meanwhile}
+        items={meanwhile}
         onShow={() => {
           // This item drawn anew with the other review (the queue itself might have moved on).
           const item = itemUrl(f?.field ?? focus);

@@ -6,6 +6,7 @@ import { ConflictNotice } from "@/app/_review/ConflictNotice";
 import { ReviewedMeanwhileNotice } from "@/app/_review/ReviewedMeanwhile";
 import { ReviewerLine } from "@/app/_review/ReviewerLine";
 import { ReviewNote } from "@/app/_review/ReviewNote";
+import { useReviewedMeanwhile } from "@/app/_review/useReviewedMeanwhile";
 import { type ReviewerState, useReviewer } from "@/app/_review/useReviewer";
 import { useReviewing } from "@/app/_review/useReviewing";
 import { ReviewFieldRow } from "./ReviewFieldRow";
@@ -50,13 +51,14 @@ export function ReviewPanel({
     // The panel shows the other review at once, with the notice.
     onConflict: () => router.refresh(),
   });
+  // Someone else's review of a field shown here, found by a light poll.
+  const meanwhile = useReviewedMeanwhile(traceId, fields);
 
   return (
     <section
       className="rounded-lg border border-indigo-200 bg-white p-4 shadow-sm"
       data-testid="review-panel"
-      data-ready={r.ready ? "yes" : "no"}
-      data-pending={r.pending ? "yes" : "no"}
+      {...r.panel}
       aria-label="Review"
     >
       <div className="mb-3 flex flex-wrap items-baseline justify-between gap-2">
@@ -71,7 +73,7 @@ export function ReviewPanel({
       >
         {r.status}
       </p>
-      <ReviewedMeanwhileNotice items={r.meanwhile} onShow={() => router.refresh()} />
+      <ReviewedMeanwhileNotice items={meanwhile} onShow={() => router.refresh()} />
       <ConflictNotice r={r} />
       <ul className="divide-y divide-slate-100" data-testid="review-fields">
         {fields.map((f, i) => (
