@@ -42,10 +42,11 @@ export interface ReviewingOptions {
   /** The page, showing this trace with `field` focused, that an undo of a review made here goes back to. */
   hrefOf: (field: string) => string;
   /**
-   * A review was saved: the page goes on (`moveOn`) or stays. Returns words to add to what the
-   * status line says (the trace page: "this was the last trace of the filter").
+   * A review was saved: the page goes on (`moveOn`) or stays. Returns whether it left for another
+   * page, and words to add to what the status line says (the trace page: "this was the last trace
+   * of the filter").
    */
-  onSaved: (moveOn: boolean) => string | undefined;
+  onSaved: (moveOn: boolean) => { left?: boolean; more?: string } | undefined;
   /** Whether the server draws the page anew in the review's answer (the queue: its next item). */
   redraw?: (moveOn: boolean) => boolean;
   /** A conflict was found (the trace page draws the panel with the other review). */
@@ -82,10 +83,13 @@ export function useReviewing(o: ReviewingOptions) {
 
   // What the tab's last review said stays said on the page that comes next.
   useEffect(() => setStatus(keptStatus()), []);
-  /** Says what a review did, here and on the next page. */
-  const say = (s: string) => {
+  /**
+   * Says what a review did, on the next page too; here only when the page stays (a page that is
+   * leaving says it where it lands, so what it shows meanwhile is never taken for the next trace).
+   */
+  const say = (s: string, leaving: boolean) => {
     keepStatus(s);
-    setStatus(s);
+    if (!leaving) setStatus(s);
   };
 
   const openNote = () => {
@@ -93,7 +97,11 @@ export function useReviewing(o: ReviewingOptions) {
     setTimeout(() => noteBox.current?.focus(), 0);
   };
 
-  /** One submission through the one action, the reviewer's name asked first when none is known. */
+  /**
+   * One submission through the one action. The server's lookup knows the reviewer's name (a cookie
+   * may have just been set); only when it answers that it knows none is the name asked, then the
+   * same submission sent again.
+   */
   async function send(
     target: number,
     items: ReviewItemInput[],
@@ -104,16 +112,10 @@ export function useReviewing(o: ReviewingOptions) {
     busy.current = true;
     setPending(true);
     try {
-      const r = o.reviewer;
-      if (!r.name && r.source === "browser" && !(await r.ask())) {
-        setStatus("Not saved: say who is reviewing first.");
-        return null;
-      }
       const request = { traceId: target, note, items, refresh };
       let res = await submitReviewAction(request);
-      if (!res.ok && "needsReviewer" in res && res.needsReviewer && r.source === "browser") {
-        // The cookie was lost meanwhile: ask again, then send the same review.
-        if (!(await r.ask())) {
+      if (!res.ok && "needsReviewer" in res && res.needsReviewer && o.reviewer.source === "browser") {
+        if (!(await o.reviewer.ask())) {
           setStatus("Not saved: say who is reviewing first.");
           return null;
         }
@@ -143,8 +145,11 @@ export function useReviewing(o: ReviewingOptions) {
       setNoteText("");
       setNoteOpen(false);
       setConflict(null);
-      const more = o.onSaved(moveOn);
-      say(`${savedMessage(o.traceId, res.reviews, note !== "")}${more ? ` ${more}` : ""}`);
+      const after = o.onSaved(moveOn) ?? {};
+      say(
+        `${savedMessage(o.traceId, res.reviews, note !== "")}${after.more ? ` ${after.more}` : ""}`,
+        Boolean(after.left),
+      );
     } else if ("conflicts" in res) {
       setConflict({ items, moveOn, note, conflicts: res.conflicts });
       setStatus("");
@@ -174,13 +179,15 @@ export function useReviewing(o: ReviewingOptions) {
     if (!res) return;
     if (!res.ok && !("conflicts" in res)) return setStatus(`Not undone: ${res.error}`);
     popUndo();
+    const leaving = e.href !== here();
     say(
       res.ok
         ? undoneMessage(e, res.reviews[0]?.label ?? null)
         : notUndoneMessage(e, res.conflicts[0]?.current?.reviewer),
+      leaving,
     );
-    if (e.href === here()) router.refresh();
-    else router.push(e.href);
+    if (leaving) router.push(e.href);
+    else router.refresh();
   }
 
   /** Saves the reviews a conflict stopped over the ones it showed. */

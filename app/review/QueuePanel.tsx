@@ -85,7 +85,10 @@ export function QueuePanel({
     onSaved: (moveOn) => {
       const f = fields[r.focus];
       if (!moveOn && f && here() !== itemUrl(f.field)) router.replace(itemUrl(f.field));
-      else if (moveOn && continueHref) router.replace(continueHref);
+      else if (moveOn && continueHref) {
+        router.replace(continueHref);
+        return { left: true };
+      }
       return undefined;
     },
     pageKey: (e) => {

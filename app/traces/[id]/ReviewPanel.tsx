@@ -44,9 +44,12 @@ export function ReviewPanel({
     reviewer,
     hrefOf: here,
     onSaved: (moveOn) => {
-      if (moveOn && nextHref) return void router.push(nextHref);
+      if (moveOn && nextHref) {
+        router.push(nextHref);
+        return { left: true };
+      }
       router.refresh();
-      return moveOn ? "This was the last trace of the filter." : undefined;
+      return moveOn ? { more: "This was the last trace of the filter." } : undefined;
     },
     // The panel shows the other review at once, with the notice.
     onConflict: () => router.refresh(),
