@@ -37,7 +37,8 @@ export function ReviewNote({ note }: { note: ReviewNoteState }) {
         <button
           type="button"
           onClick={note.openBox}
-          className="text-xs text-indigo-700 underline"
+          // 24 px tall: on a phone the queue's label bar sits just below it.
+          className="inline-flex min-h-6 items-center text-xs text-indigo-700 underline"
           data-testid="add-note"
         >
           add a note <kbd className="font-mono text-slate-500 no-underline">n</kbd>
