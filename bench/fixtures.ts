@@ -32,7 +32,8 @@ import { createSet, deleteSet, fixtureTransaction, getSet } from "../db/queries/
 import { writeFixture } from "../db/queries/fixtures";
 import { addFilterToSet, countBulkAdd } from "../db/queries/fixturesBulk";
 import { getProbe, syncBuiltinProbes } from "../db/queries/probes";
-import { reviewTransaction, writeReviews } from "../db/queries/reviews";
+import { writeReviews } from "../db/queries/reviews";
+import { writeSync } from "../db/write";
 import { configurationOf } from "../lib/fixtures/configuration";
 import { fixtureScorer } from "../lib/fixtures/score";
 import { type WorldSnapshot, worldSnapshot } from "../lib/fixtures/world";
@@ -196,7 +197,7 @@ async function bulkAdd(db: Db): Promise<void> {
     }[];
     const rng = new Rng("fixtures-bulk-reviews");
     for (let s = 0; s < rows.length; s += 2000)
-      reviewTransaction(db, () => {
+      writeSync(db, () => {
         for (const t of rows.slice(s, s + 2000)) {
           const ours = (JSON.parse(t.result) as TraceScore).fields.timezone?.label;
           if (!ours) continue;

@@ -9,7 +9,8 @@ import {
   type ResolvedScope,
   resolveScope,
 } from "../db/queries/queue";
-import { currentReviews, reviewTransaction, writeReviews } from "../db/queries/reviews";
+import { currentReviews, writeReviews } from "../db/queries/reviews";
+import { writeSync } from "../db/write";
 import type { Label } from "../lib/probe/schema";
 import type { TraceScore } from "../lib/probe/score";
 import { queueRulesOf } from "../lib/review/queueRules";
@@ -37,7 +38,7 @@ function seedReviews(path: string): void {
     const labels: Label[] = ["ASK", "DRIFT", "OMIT", "INJECT"];
     const t0 = performance.now();
     for (let i = 0; i < rows.length; i += 2000) {
-      reviewTransaction(db, () => {
+      writeSync(db, () => {
         for (let j = i; j < Math.min(rows.length, i + 2000); j++) {
           const t = rows[j];
           const l = j % 3 === 2 ? labels[(labels.indexOf(t.label) + 1) % labels.length] : t.label;

@@ -1,7 +1,8 @@
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
 import { openDb } from "../db/client";
-import { reviewTransaction, writeReviews } from "../db/queries/reviews";
+import { writeReviews } from "../db/queries/reviews";
+import { writeSync } from "../db/write";
 import type { Label } from "../lib/probe/schema";
 import { actionIds, seededDatabase } from "./lib/seeded";
 import {
@@ -77,7 +78,7 @@ function seedReviews(path: string): void {
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();
     for (let i = 0; i < chosen.length; i += 2000) {
-      reviewTransaction(db, () => {
+      writeSync(db, () => {
         for (let j = i; j < Math.min(chosen.length, i + 2000); j++) {
           const t = chosen[j];
           // Two in three confirm ours; the rest correct it.

@@ -1,7 +1,8 @@
 /**
  * The one write path: every write to the database (ingest batches, probes, ingest bookkeeping, run
- * deletes, reviews) goes through `writeSync` or `write`, in a transaction that starts as
- * BEGIN IMMEDIATE.
+ * deletes, reviews, fixture sets, sessions) goes through `writeSync` or `write`, in a transaction
+ * that starts as BEGIN IMMEDIATE. A write that rolls back makes its connection forget the caches
+ * of rows it may have created (`forgetOnRollback`: tag ids).
  *
  * Why: a deferred transaction that reads before it writes cannot wait for the lock. In WAL mode,
  * when another connection commits after such a transaction's first read, its first write fails at
@@ -46,11 +47,34 @@ interface WriterState {
 }
 
 const states = new WeakMap<Database.Database, WriterState>();
-let waitMs = DEFAULT_WRITE_WAIT_MS;
+/** Set by tests: how long every writer waits, whatever it asked for. */
+let testWaitMs: number | undefined;
 
-/** For tests: how long writers wait for the lock (the default when called with no value). */
+/** For tests: how long every writer waits for the lock (no value: each its own wait again). */
 export function setWriteWaitMs(ms?: number): void {
-  waitMs = ms ?? DEFAULT_WRITE_WAIT_MS;
+  testWaitMs = ms;
+}
+
+export interface WriteOptions {
+  /** How long to wait for the lock before giving up with WriteWaitError (default DEFAULT_WRITE_WAIT_MS). */
+  waitMs?: number;
+}
+
+const waitOf = (o: WriteOptions) => testWaitMs ?? o.waitMs ?? DEFAULT_WRITE_WAIT_MS;
+
+/**
+ * What a rolled-back transaction must make its connection forget: caches of rows it may have
+ * created (tag ids). Registered once by the module that keeps the cache.
+ */
+const forgetters: ((db: Db) => void)[] = [];
+
+/** Registers a cache to forget after every rolled-back write (a nested one included). */
+export function forgetOnRollback(forget: (db: Db) => void): void {
+  if (!forgetters.includes(forget)) forgetters.push(forget);
+}
+
+function forget(db: Db): void {
+  for (const f of forgetters) f(db);
 }
 
 function stateOf(db: Db): WriterState {
@@ -135,10 +159,21 @@ function run<T>(db: Db, s: WriterState, fn: () => T): T {
     s.commit.run();
   } catch (e) {
     if (db.sqlite.inTransaction) s.rollback.run();
+    forget(db);
     throw e;
   }
   noteCommitted(s);
   return result;
+}
+
+/** A write inside another: a savepoint of the outer transaction. */
+function nested<T>(db: Db, fn: () => T): T {
+  try {
+    return db.sqlite.transaction(fn)();
+  } catch (e) {
+    forget(db);
+    throw e;
+  }
 }
 
 /**
@@ -147,11 +182,12 @@ function run<T>(db: Db, s: WriterState, fn: () => T): T {
  * `write`, which waits without blocking other requests. Nested calls run inside the outer
  * transaction (a savepoint).
  */
-export function writeSync<T>(db: Db, fn: () => T): T {
-  if (db.sqlite.inTransaction) return db.sqlite.transaction(fn)();
+export function writeSync<T>(db: Db, fn: () => T, options: WriteOptions = {}): T {
+  if (db.sqlite.inTransaction) return nested(db, fn);
   const s = stateOf(db);
   sleepSync(s.yieldUntil - Date.now());
   const started = Date.now();
+  const waitMs = waitOf(options);
   while (!tryBegin(db, s)) {
     if (Date.now() - started > waitMs) throw waitError(waitMs);
     signalWaiting(s);
@@ -164,12 +200,13 @@ export function writeSync<T>(db: Db, fn: () => T): T {
  * `writeSync` for the server's request thread: waits for the write lock asynchronously (other
  * requests go on meanwhile), then runs `fn` (synchronous, short) in one IMMEDIATE transaction.
  */
-export async function write<T>(db: Db, fn: () => T): Promise<T> {
-  if (db.sqlite.inTransaction) return db.sqlite.transaction(fn)();
+export async function write<T>(db: Db, fn: () => T, options: WriteOptions = {}): Promise<T> {
+  if (db.sqlite.inTransaction) return nested(db, fn);
   const s = stateOf(db);
   const pause = s.yieldUntil - Date.now();
   if (pause > 0) await sleep(pause);
   const started = Date.now();
+  const waitMs = waitOf(options);
   // No await between a successful try and `fn`: nothing else on this connection runs in between.
   while (!tryBegin(db, s)) {
     if (Date.now() - started > waitMs) throw waitError(waitMs);

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { type BrowserContext, expect, test } from "@playwright/test";
 import { ingest, openReadOnly, queryOne, traceIdsByExtId } from "./pages/e2eDb";
+import { ReviewPanel } from "./pages/ReviewPanel";
 import { ReviewQueuePage } from "./pages/ReviewQueuePage";
 import { shootFitting } from "./pages/shots";
 
@@ -13,6 +14,7 @@ const ONE = "e2e-one";
 const CLASH = "e2e-clash";
 const CLEAR = "e2e-clear";
 const MEANWHILE = "e2e-meanwhile";
+const UNDO = "e2e-undo-anywhere";
 let ids: Map<string, number>;
 const id = (ext: string) => {
   const v = ids.get(ext);
@@ -28,6 +30,7 @@ test.beforeAll(() => {
     ["queue-clash.jsonl", CLASH],
     ["queue-clear.jsonl", CLEAR],
     ["queue-meanwhile.jsonl", MEANWHILE],
+    ["queue-one.jsonl", UNDO],
   ]) {
     const s = ingest(resolve("e2e", "fixtures", file), run);
     expect(s.rejected, JSON.stringify(s.errors)).toBe(0);
@@ -36,6 +39,7 @@ test.beforeAll(() => {
   for (const [ext, v] of traceIdsByExtId(CLASH)) ids.set(`clash:${ext}`, v);
   for (const [ext, v] of traceIdsByExtId(CLEAR)) ids.set(`clear:${ext}`, v);
   for (const [ext, v] of traceIdsByExtId(MEANWHILE)) ids.set(`meanwhile:${ext}`, v);
+  for (const [ext, v] of traceIdsByExtId(UNDO)) ids.set(`undo:${ext}`, v);
 });
 
 function queryAll<T>(sql: string, ...args: unknown[]): T[] {
@@ -75,8 +79,8 @@ test("the queue with the keyboard only: the region question, an ASK with a note,
   await expect(q.progress).toHaveAttribute("data-total", "8");
   await shootFitting(page, "queue-item");
 
-  // First visit: the name field has the focus; Enter keeps the name.
-  await expect(page.getByTestId("reviewer-input")).toBeFocused();
+  // First visit: the queue asks the name (the one reviewer dialog), its field focused; Enter keeps it.
+  await expect(page.getByTestId("reviewer-name-input")).toBeFocused();
   await page.keyboard.type("Ana");
   await page.keyboard.press("Enter");
   await expect(page.getByTestId("reviewer")).toContainText("Ana");
@@ -88,7 +92,7 @@ test("the queue with the keyboard only: the region question, an ASK with a note,
   await expect(q.panel).toHaveAttribute("data-focus", "timezone");
 
   await page.keyboard.press("n");
-  await expect(page.getByTestId("note-input")).toBeFocused();
+  await expect(page.getByTestId("review-note")).toBeFocused();
   await page.keyboard.type("asks for the region: that is the timezone");
   await page.keyboard.press("Enter");
   await page.keyboard.press("1");
@@ -118,7 +122,7 @@ test("the queue with the keyboard only: the region question, an ASK with a note,
   await page.keyboard.press("z");
   await q.showing(id("q-typed"), "timezone");
   await expect(page).toHaveURL(/trace=\d+/);
-  await expect(q.status).toContainText("Undid timezone COPY");
+  await expect(q.status).toContainText(`Undone on #${id("q-typed")}: timezone COPY`);
   await expect(q.field("timezone").getByTestId("queue-human")).toHaveText("none yet");
   await expect(q.progress).toHaveAttribute("data-reviewed", "5");
 
@@ -196,12 +200,12 @@ test("x clears the focused field's review and stays on the item, with the key an
   const field = (await q.panel.getAttribute("data-focus")) ?? "";
   for (const how of ["key", "button"]) {
     await page.keyboard.press("Shift+Digit1");
-    await expect(q.status).toContainText(`Saved: ${field} ASK on trace #${omit}`);
+    await expect(q.status).toContainText(`Saved on #${omit}: ${field} ASK`);
     await q.showing(omit, field);
     await expect(q.field(field).getByTestId("queue-human")).toHaveAttribute("data-label", "ASK");
     if (how === "key") await page.keyboard.press("x");
     else await q.field(field).getByRole("button", { name: "clear" }).click();
-    await expect(q.status).toContainText(`Saved: ${field} cleared on trace #${omit}`);
+    await expect(q.status).toContainText(`Saved on #${omit}: ${field} cleared`);
     await q.showing(omit, field);
     await expect(q.field(field).getByTestId("queue-human")).not.toHaveAttribute("data-label", "ASK");
   }
@@ -271,7 +275,7 @@ test("two reviewers on one queue item: the second sees the first's review, and E
     .toEqual(["Cy"]);
   // B still shows the field as unreviewed.
   await b.page.keyboard.press("5");
-  const conflict = b.page.getByTestId("conflict");
+  const conflict = b.page.getByTestId("review-conflict");
   await expect(conflict).toContainText("Cy labelled timezone ASK");
   await shootFitting(b.page, "queue-conflict");
   await b.page.keyboard.press("Enter");
@@ -287,4 +291,68 @@ test("two reviewers on one queue item: the second sees the first's review, and E
   ]);
   expect(rows[1].replaces).toBe(rows[0].id);
   for (const p of pages) await p.page.context().close();
+});
+
+test("z undoes the tab's last review on either page: a queue review on the trace page, a trace page review in the queue", async ({
+  browser,
+}) => {
+  const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  await ctx.addInitScript(() => localStorage.setItem("assumeprobe.reviewer", "Hal"));
+  const page = await ctx.newPage();
+  const t = id("undo:one-drift");
+  const timezone = () =>
+    queryAll<{ label: string | null; reviewer: string }>(
+      "SELECT label, reviewer FROM reviews WHERE trace_id = ? AND field = 'timezone' ORDER BY id",
+      t,
+    ).map((r) => [r.label, r.reviewer]);
+  try {
+    const q = new ReviewQueuePage(page);
+    const review = new ReviewPanel(page);
+    await q.goto(`run=${UNDO}`);
+    await q.showing(t, "timezone");
+    await nameSaved(ctx);
+    // A review in the queue...
+    await page.keyboard.press("1");
+    await q.showing(t, "severity");
+    await expect(q.status).toContainText(`Saved on #${t}: timezone ASK`);
+    expect(timezone()).toEqual([["ASK", "Hal"]]);
+
+    // ...undone with z on the trace page, which goes back to the queue item it was made on.
+    await page.goto(`/traces/${t}`);
+    await review.ready();
+    await expect(review.field("timezone")).toHaveAttribute("data-human", "ASK");
+    await page.keyboard.press("z");
+    await expect(page).toHaveURL(new RegExp(`/review\\?.*trace=${t}&field=timezone`));
+    await q.showing(t, "timezone");
+    await expect(q.status).toContainText(`Undone on #${t}: timezone ASK, now cleared`);
+    await expect(q.field("timezone").getByTestId("queue-human")).toHaveText("none yet");
+    expect(timezone()).toEqual([
+      ["ASK", "Hal"],
+      [null, "Hal"],
+    ]);
+
+    // A review on the trace page, undone with z in the queue, which goes back to the trace page.
+    await page.goto(`/traces/${t}`);
+    await review.ready();
+    await expect(review.focused).toHaveAttribute("data-field", "timezone");
+    await page.keyboard.press("Shift+Digit2");
+    await expect(review.status).toContainText(`Saved on #${t}: timezone OMIT`);
+    // The queue shows the trace again for its severity, which still waits.
+    await q.goto(`run=${UNDO}`);
+    await q.showing(t, "severity");
+    await expect(q.field("timezone").getByTestId("queue-human")).toHaveAttribute("data-label", "OMIT");
+    await page.keyboard.press("z");
+    await expect(page).toHaveURL(new RegExp(`/traces/${t}$`));
+    await review.ready();
+    await expect(review.status).toContainText(`Undone on #${t}: timezone OMIT, now cleared`);
+    await expect(review.field("timezone")).toHaveAttribute("data-human", "");
+    expect(timezone()).toEqual([
+      ["ASK", "Hal"],
+      [null, "Hal"],
+      ["OMIT", "Hal"],
+      [null, "Hal"],
+    ]);
+  } finally {
+    await ctx.close();
+  }
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isUserError, UserError } from "./errors";
+import { z } from "zod";
+import { describeInvalid, isUserError, UserError } from "./errors";
 import { FixtureError } from "./fixtures/errors";
 import { LexiconError } from "./lexicon/lexicon";
 
@@ -24,5 +25,13 @@ describe("UserError", () => {
     const e = new UserError("scope", "no run named x");
     expect(isUserError(e, "scope", "lexicon")).toBe(true);
     expect(isUserError(e, "lexicon")).toBe(false);
+  });
+});
+
+describe("describeInvalid", () => {
+  it("gives an issue with no path its message alone", () => {
+    const r = z.string("a string, please").safeParse(3);
+    expect(r.success).toBe(false);
+    if (!r.success) expect(describeInvalid(r.error)).toBe("a string, please");
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { FixtureError } from "@/lib/fixtures/errors";
-import { describeInvalid, refusal, validated } from "./validatedAction";
+import { refusal, validated } from "./validatedAction";
 
 const Schema = z.object({
   set: z.string().min(1, "name a set"),
@@ -48,14 +48,6 @@ describe("validated", () => {
         throw new Error("NEXT_REDIRECT");
       }),
     ).rejects.toThrow("NEXT_REDIRECT");
-  });
-});
-
-describe("describeInvalid", () => {
-  it("gives an issue with no path its message alone", () => {
-    const r = z.string("a string, please").safeParse(3);
-    expect(r.success).toBe(false);
-    if (!r.success) expect(describeInvalid(r.error)).toBe("a string, please");
   });
 });
 

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { isUserError } from "@/lib/errors";
+import { describeInvalid, isUserError } from "@/lib/errors";
 
 /**
  * The one shape a server action refuses with: `ok: false` and a message the page shows as it is
@@ -11,20 +11,6 @@ export type ActionFail = { ok: false; error: string; needsReviewer?: true };
 export interface FormState {
   ok?: boolean;
   error?: string;
-}
-
-/**
- * Every issue as `where: what`, joined by "; ". `where` is the issue's path, or the form's own
- * label for that field when `labels` names one (so a form's error says "Your name", not "reviewer").
- */
-export function describeInvalid(error: z.ZodError, labels: Record<string, string> = {}): string {
-  return error.issues
-    .map((i) => {
-      if (!i.path.length) return i.message;
-      const path = i.path.map(String).join(".");
-      return `${labels[path] ?? path}: ${i.message}`;
-    })
-    .join("; ");
 }
 
 /**

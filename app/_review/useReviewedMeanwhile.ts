@@ -17,17 +17,18 @@ export function markOwnReview(id: number): void {
 }
 
 /**
- * The fields of a trace someone else reviewed since the page was drawn (`known`: each field's
- * current review id then), from `GET /traces/ID/reviews` every few seconds while the tab is
- * visible, and at once when it becomes visible again. Empty again whenever `known` changes (the
- * page was drawn anew).
+ * The fields of a trace someone else reviewed since the page was drawn (`fields`: each field's
+ * current review then), from `GET /traces/ID/reviews` every few seconds while the tab is
+ * visible, and at once when it becomes visible again. Empty again whenever the fields' reviews
+ * change (the page was drawn anew). A page opts in: one that must not show others' reviews (a
+ * blind round's) leaves it out.
  */
 export function useReviewedMeanwhile(
   traceId: number,
-  known: Record<string, number | null>,
+  fields: { field: string; current: { id: number } | null }[],
 ): ReviewedMeanwhile[] {
   const [seen, setSeen] = useState<ReviewedMeanwhile[]>([]);
-  const knownKey = JSON.stringify(known);
+  const knownKey = JSON.stringify(Object.fromEntries(fields.map((f) => [f.field, f.current?.id ?? null])));
   useEffect(() => {
     const base = JSON.parse(knownKey) as Record<string, number | null>;
     setSeen([]);

@@ -2,9 +2,24 @@
 
 import { useCallback, useEffect, useRef, useState } from "react";
 import { MAX_REVIEWER_LENGTH } from "@/lib/review/contract";
+import { REVIEWER_STORAGE_KEY as LOCAL_KEY } from "@/lib/review/keys";
 import { setReviewerAction } from "./actions";
 
-const LOCAL_KEY = "assumeprobe.reviewer";
+function remembered(): string | null {
+  try {
+    return localStorage.getItem(LOCAL_KEY);
+  } catch {
+    return null;
+  }
+}
+
+function remember(name: string): void {
+  try {
+    localStorage.setItem(LOCAL_KEY, name);
+  } catch {
+    // Private mode: the name lasts while the cookie does.
+  }
+}
 
 export interface ReviewerState {
   name: string | null;
@@ -12,11 +27,16 @@ export interface ReviewerState {
 }
 
 /**
- * Who is reviewing, from the page (the server's lookup), else the name this browser gave before
- * (localStorage, sent back to the server's cookie). `ask` opens a small dialog for the name once
- * and resolves with it (null when dismissed).
+ * The one reviewer-name UI of every page that writes under a name (the trace page, the queue,
+ * bulk relabel, the tuning pages): who is reviewing, from the page (the server's lookup), else
+ * the name this browser gave before (localStorage, sent back to the server's cookie). `ask` opens
+ * a small dialog for the name once and resolves with it (null when dismissed); `askOnArrival`
+ * opens it as the page opens when no name is known (the queue, where every key reviews).
  */
-export function useReviewer(server: ReviewerState) {
+export function useReviewer(
+  server: ReviewerState,
+  { askOnArrival = false }: { askOnArrival?: boolean } = {},
+) {
   const [name, setName] = useState<string | null>(server.name);
   const dialog = useRef<HTMLDialogElement>(null);
   const input = useRef<HTMLInputElement>(null);
@@ -26,10 +46,10 @@ export function useReviewer(server: ReviewerState) {
 
   useEffect(() => {
     if (server.name) {
-      localStorage.setItem(LOCAL_KEY, server.name);
+      remember(server.name);
       return;
     }
-    const local = localStorage.getItem(LOCAL_KEY);
+    const local = remembered();
     if (local && server.source === "browser") {
       // The cookie is gone (cleared, another port) but the browser remembers: give it back.
       void setReviewerAction({ name: local }).then((r) => {
@@ -45,7 +65,7 @@ export function useReviewer(server: ReviewerState) {
       const d = dialog.current;
       if (d && !d.open) d.showModal();
       if (input.current) {
-        input.current.value = name ?? localStorage.getItem(LOCAL_KEY) ?? "";
+        input.current.value = name ?? remembered() ?? "";
         input.current.select();
       }
     });
@@ -72,7 +92,7 @@ export function useReviewer(server: ReviewerState) {
       setError(r.error);
       return;
     }
-    localStorage.setItem(LOCAL_KEY, r.name);
+    remember(r.name);
     setName(r.name);
     finish(r.name);
   };
@@ -129,5 +149,12 @@ export function useReviewer(server: ReviewerState) {
     </dialog>
   );
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: asked once, as the page opens
+  useEffect(() => {
+    if (askOnArrival && !server.name && !remembered()) void ask();
+  }, []);
+
   return { name, source: server.source, ask, dialog: element };
 }
+
+export type Reviewer = ReturnType<typeof useReviewer>;

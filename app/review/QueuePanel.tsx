@@ -2,29 +2,23 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef } from "react";
 import { KeysHelp } from "@/app/_components/KeysHelp";
 import { isTyping } from "@/app/_components/keyboard";
 import { LabelChip } from "@/app/_components/LabelChip";
 import { AddToSet } from "@/app/_fixtures/AddToSet";
-import { setReviewerAction } from "@/app/_review/actions";
+import { ConflictNotice } from "@/app/_review/ConflictNotice";
 import { ReviewedMeanwhileNotice } from "@/app/_review/ReviewedMeanwhile";
-import { markOwnReview, useReviewedMeanwhile } from "@/app/_review/useReviewedMeanwhile";
-import type { ReviewerState } from "@/app/_review/useReviewer";
+import { ReviewerLine } from "@/app/_review/ReviewerLine";
+import { ReviewNote } from "@/app/_review/ReviewNote";
+import { peekUndo } from "@/app/_review/undoStack";
+import { useReviewedMeanwhile } from "@/app/_review/useReviewedMeanwhile";
+import { type ReviewerState, useReviewer } from "@/app/_review/useReviewer";
+import { useReviewing } from "@/app/_review/useReviewing";
 import { LABELS, type Label } from "@/lib/probe/schema";
-import {
-  FIXTURE_KEY_HELP,
-  keyOfLabel,
-  QUEUE_KEY_HELP,
-  queueAction,
-  REVIEW_KEYS,
-  reviewAction,
-  reviewKeyHelp,
-} from "@/lib/review/keys";
+import type { ReviewJson } from "@/lib/review/contract";
+import { keyOfLabel, QUEUE_REVIEW_KEY_HELP, queueAction, REVIEW_KEYS } from "@/lib/review/keys";
 import { QUEUE_RULE_TEXT, type QueueRule } from "@/lib/review/queueRules";
-import { type ReviewView, reviewFromQueue } from "./actions";
-import { ReviewerName, storedReviewer } from "./ReviewerName";
-import { keepStatus, keptStatus, peekUndo, popUndo, pushUndo } from "./undoStack";
 
 export interface PanelField {
   field: string;
@@ -32,33 +26,17 @@ export interface PanelField {
   /** Every queue rule that holds for the field (empty: no rule queues it). */
   rules: QueueRule[];
   /** Its current review, when it has one (a clear has label null). */
-  current: ReviewView | null;
+  current: ReviewJson | null;
   /** The current human label (review, else imported) and where it comes from. */
   human: { label: string; source: "review" | "imported" } | null;
 }
 
-/** The name given here becomes the server's (its cookie, which every review reads); a refusal is said. */
-async function giveName(name: string, onSaved: (name: string) => void, say: (s: string) => void) {
-  const r = await setReviewerAction({ name });
-  if (r.ok) onSaved(r.name);
-  else say(`Name not saved: ${r.error}`);
-}
-
-const HELP = [
-  ...reviewKeyHelp("the queue's next item"),
-  ...QUEUE_KEY_HELP,
-  ...FIXTURE_KEY_HELP.map((k) => ({
-    ...k,
-    does: k.does.replace("the field", "the field you labelled last"),
-  })),
-  { key: "?", does: "show this list" },
-  { key: "Esc", does: "close this list" },
-];
+const here = () => `${location.pathname}${location.search}`;
 
 /**
- * The queue item's review controls: the keyboard (lib/review/keys.ts) and the same as buttons.
- * A review goes through the one write path and the server answers with the next item; an undo
- * goes back to the item it undid.
+ * The queue item's review controls: the review loop of app/_review (the keyboard of
+ * lib/review/keys.ts and the same as buttons). A review goes through the one action and the
+ * server answers with the next item; an undo goes back to the item it undid.
  */
 export function QueuePanel({
   traceId,
@@ -84,170 +62,58 @@ export function QueuePanel({
 }) {
   const router = useRouter();
   const dialog = useRef<HTMLDialogElement>(null);
-  const noteInput = useRef<HTMLInputElement>(null);
-  const nameInput = useRef<HTMLInputElement>(null);
-  const [at, setAt] = useState(
-    Math.max(
-      0,
-      fields.findIndex((f) => f.field === focus),
-    ),
-  );
-  const [reviewer, setReviewer] = useState(serverReviewer.name ?? "");
-  const [note, setNote] = useState("");
-  const [noteOpen, setNoteOpen] = useState(false);
-  const [pending, setPending] = useState(false);
-  const [status, setStatus] = useState("");
-  const [conflict, setConflict] = useState<{
-    field: string;
-    label: Label | null;
-    stay: boolean;
-    current: ReviewView | null;
-  } | null>(null);
-  const bases = useRef(new Map<string, number | null>());
-  const [ready, setReady] = useState(false);
-  // Someone else's review of a field shown here, found by a light poll.
-  const meanwhile = useReviewedMeanwhile(
-    traceId,
-    Object.fromEntries(fields.map((x) => [x.field, x.current?.id ?? null])),
-  );
-
-  useEffect(() => {
-    setStatus(keptStatus());
-    if (serverReviewer.name) return;
-    const name = storedReviewer();
-    // Asked once: the first visit starts in the name field; a name this browser gave before
-    // goes back to the server's cookie, which every review reads.
-    if (!name || serverReviewer.source === "session") setTimeout(() => nameInput.current?.focus(), 0);
-    else void giveName(name, setReviewer, setStatus);
-  }, [serverReviewer.name, serverReviewer.source]);
-  // What was saved or undone stays said when the page moves on to the next item.
-  const say = (s: string) => {
-    keepStatus(s);
-    setStatus(s);
-  };
-
-  const f = fields[at];
+  // Every key here reviews: the name is asked as the queue opens (once; the browser remembers it).
+  const reviewer = useReviewer(serverReviewer, { askOnArrival: true });
 
   /** The queue in this scope showing one trace, with one field focused. */
-  const itemUrl = (trace: number, field: string) => {
+  const itemUrl = (field: string) => {
     const [path, query = ""] = itemHref.split("?");
     const params = new URLSearchParams(query);
-    params.set("trace", String(trace));
+    params.set("trace", String(traceId));
     params.set("field", field);
     return `${path}?${params}`;
   };
 
-  async function submit(field: PanelField, label: Label | null, stay = false) {
-    if (!reviewer) {
-      setStatus("Enter your name first: every review carries it.");
-      nameInput.current?.focus();
-      return;
-    }
-    if (pending) return;
-    setPending(true);
-    setConflict(null);
-    const base = bases.current.has(field.field)
-      ? (bases.current.get(field.field) ?? null)
-      : (field.current?.id ?? null);
-    const res = await reviewFromQueue({
-      traceId,
-      field: field.field,
-      label,
-      base,
-      note,
-      refresh: continueHref === null || stay,
-    });
-    setPending(false);
-    if (res.ok) {
-      markOwnReview(res.review.id);
-      pushUndo({ traceId, field: field.field, reviewId: res.review.id, label });
-      setNote("");
-      say(`Saved: ${field.field} ${label ?? "cleared"} on trace #${traceId} (${REVIEW_KEYS.undo} undoes)`);
-      if (stay) {
-        const here = itemUrl(traceId, field.field);
-        if (`${location.pathname}${location.search}` !== here) router.replace(here);
-      } else if (continueHref) router.replace(continueHref);
-    } else if ("conflict" in res) {
-      bases.current.set(field.field, res.conflict?.id ?? null);
-      setConflict({ field: field.field, label, stay, current: res.conflict });
-      setStatus("Nothing was written: someone reviewed this field meanwhile.");
-    } else setStatus(`Not saved: ${res.error}`);
-  }
+  const r = useReviewing({
+    traceId,
+    fields,
+    focusField: focus,
+    reviewer,
+    hrefOf: itemUrl,
+    // Going on, the server draws the next item in the review's answer; staying, this one anew.
+    redraw: (moveOn) => continueHref === null || !moveOn,
+    onSaved: (moveOn) => {
+      const f = fields[r.focus];
+      if (!moveOn && f && here() !== itemUrl(f.field)) router.replace(itemUrl(f.field));
+      else if (moveOn && continueHref) {
+        router.replace(continueHref);
+        return { left: true };
+      }
+      return undefined;
+    },
+    pageKey: (e) => {
+      const q = queueAction(e);
+      if (q) {
+        e.preventDefault();
+        router.push(q.kind === "skip" ? skipHref : traceHref);
+      }
+      return q !== null;
+    },
+  });
+  // Someone else's review of a field shown here, found by a light poll.
+  const meanwhile = useReviewedMeanwhile(traceId, fields);
+  const f = fields[r.focus];
 
-  async function undo() {
-    const top = peekUndo();
-    if (!top) return setStatus("Nothing to undo in this tab.");
-    if (!reviewer) return setStatus("Enter your name first: every review carries it.");
-    setPending(true);
-    const res = await reviewFromQueue({
-      traceId: top.traceId,
-      field: top.field,
-      label: null,
-      base: top.reviewId,
-      undo: true,
-      refresh: false,
-    });
-    setPending(false);
-    popUndo();
-    if (res.ok) {
-      markOwnReview(res.review.id);
-      say(`Undid ${top.field} ${top.label ?? "cleared"} on trace #${top.traceId}`);
-      router.push(itemUrl(top.traceId, top.field));
-    } else if ("conflict" in res)
-      setStatus(
-        `Not undone: ${res.conflict?.reviewer ?? "someone"} reviewed ${top.field} of trace #${top.traceId} since.`,
-      );
-    else setStatus(`Not undone: ${res.error}`);
-  }
-
-  const handler = useRef<(e: KeyboardEvent) => void>(() => undefined);
-  handler.current = (e: KeyboardEvent) => {
-    if (isTyping(e)) return;
-    if (e.key === "?") {
+  // `?` opens and closes the list of keys (the review keys are the hook's).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== "?" || isTyping(e)) return;
       e.preventDefault();
       const d = dialog.current;
       if (d && !d.open) d.showModal();
       else d?.close();
-      return;
-    }
-    if (dialog.current?.open) return;
-    const q = queueAction(e);
-    if (q) {
-      e.preventDefault();
-      router.push(q.kind === "skip" ? skipHref : traceHref);
-      return;
-    }
-    const a = reviewAction(e, conflict !== null);
-    if (!a || !f) return;
-    e.preventDefault();
-    switch (a.kind) {
-      case "label":
-        return void submit(f, a.label, a.stay);
-      case "resubmit": {
-        const c = conflict;
-        const target = c ? fields.find((x) => x.field === c.field) : undefined;
-        if (c && target) void submit(target, c.label, c.stay);
-        return;
-      }
-      case "clear":
-        if (!f.current?.label) return setStatus(`${f.field} has no review to clear.`);
-        // A clear stays on this item, as on the trace page.
-        return void submit(f, null, true);
-      case "nextField":
-        return setAt((at + 1) % fields.length);
-      case "prevField":
-        return setAt((at - 1 + fields.length) % fields.length);
-      case "note":
-        setNoteOpen(true);
-        return void setTimeout(() => noteInput.current?.focus(), 0);
-      case "undo":
-        return void undo();
-    }
-  };
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => handler.current(e);
+    };
     window.addEventListener("keydown", onKey);
-    setReady(true);
     return () => window.removeEventListener("keydown", onKey);
   }, []);
 
@@ -255,65 +121,27 @@ export function QueuePanel({
     <section
       className="space-y-3 rounded-lg border border-indigo-200 bg-white p-3 shadow-sm"
       data-testid="queue-panel"
-      data-ready={ready ? "yes" : "no"}
-      data-pending={pending ? "yes" : "no"}
+      {...r.panel}
       data-focus={f?.field}
-      aria-busy={pending}
+      aria-busy={r.pending}
     >
-      <ReviewerName
-        ref={nameInput}
-        name={reviewer}
-        locked={serverReviewer.source === "session"}
-        onSave={(name) => void giveName(name, setReviewer, setStatus)}
-        onDone={() => nameInput.current?.blur()}
-      />
+      <ReviewerLine reviewer={reviewer} />
       <ul className="space-y-2" aria-label="Fields of this trace">
         {fields.map((x, i) => (
-          <FieldRow
-            key={x.field}
-            f={x}
-            focused={i === at}
-            disabled={pending}
-            onFocus={() => setAt(i)}
-            onLabel={(l) => void submit(x, l, l === null)}
-          />
+          <FieldRow key={x.field} f={x} {...r.row(i)} />
         ))}
       </ul>
-      {noteOpen || note ? (
-        <div className="text-sm">
-          <label htmlFor="review-note" className="block text-xs font-medium text-slate-600">
-            Note for your next review (Enter keeps it, Esc drops it)
-          </label>
-          <input
-            id="review-note"
-            ref={noteInput}
-            value={note}
-            maxLength={2000}
-            onChange={(e) => setNote(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === "Enter" || e.key === "Escape") {
-                e.preventDefault();
-                // Enter keeps the note for the next review; Esc drops it.
-                if (e.key === "Escape") setNote("");
-                setNoteOpen(false);
-                (e.target as HTMLInputElement).blur();
-              }
-            }}
-            className="mt-1 w-full rounded border border-slate-300 px-2 py-1"
-            data-testid="note-input"
-          />
-        </div>
-      ) : null}
+      <ReviewNote note={r.note} />
       <ReviewedMeanwhileNotice
         items={meanwhile}
         onShow={() => {
           // This item drawn anew with the other review (the queue itself might have moved on).
-          const here = itemUrl(traceId, f?.field ?? focus);
-          if (`${location.pathname}${location.search}` === here) router.refresh();
-          else router.replace(here);
+          const item = itemUrl(f?.field ?? focus);
+          if (here() === item) router.refresh();
+          else router.replace(item);
         }}
       />
-      {conflict ? <Conflict c={conflict} /> : null}
+      <ConflictNotice r={r} />
       <div className="flex flex-wrap items-center gap-2 text-xs">
         <Link
           href={skipHref}
@@ -327,17 +155,22 @@ export function QueuePanel({
         </Link>
         <button
           type="button"
-          onClick={() => void undo()}
+          onClick={() => void r.undoLast()}
           className="rounded border border-slate-300 px-2 py-1 hover:bg-slate-50"
           data-testid="undo-button"
         >
-          undo <kbd className="font-mono text-slate-500">z</kbd>
+          undo <kbd className="font-mono text-slate-500">{REVIEW_KEYS.undo}</kbd>
         </button>
-        <KeysHelp ref={dialog} keys={HELP} ready={ready} onOpen={() => dialog.current?.showModal()} />
+        <KeysHelp
+          ref={dialog}
+          keys={QUEUE_REVIEW_KEY_HELP}
+          ready={r.ready}
+          onOpen={() => dialog.current?.showModal()}
+        />
       </div>
       <AddToSet
         what="the field you labelled last"
-        reviewer={reviewer}
+        reviewer={reviewer.name ?? ""}
         target={() => {
           const top = peekUndo();
           return top ? { traceId: top.traceId, field: top.field } : null;
@@ -349,24 +182,26 @@ export function QueuePanel({
         className="min-h-4 text-xs text-slate-700"
         data-testid="queue-status"
       >
-        {status}
+        {r.status}
       </p>
     </section>
   );
 }
 
+/** One field of the item: ours, the human label, the rules that queue it, and (focused) its label bar. */
 function FieldRow({
   f,
   focused,
-  disabled,
+  pending,
   onFocus,
   onLabel,
 }: {
   f: PanelField;
   focused: boolean;
-  disabled: boolean;
+  pending: boolean;
   onFocus: () => void;
-  onLabel: (l: Label | null) => void;
+  /** null clears (and stays on this item, as on the trace page); a label goes on. */
+  onLabel: (l: Label | null, moveOn: boolean) => void;
 }) {
   return (
     <li
@@ -423,8 +258,8 @@ function FieldRow({
             <button
               key={l}
               type="button"
-              disabled={disabled}
-              onClick={() => onLabel(l)}
+              disabled={pending}
+              onClick={() => onLabel(l, true)}
               className="min-h-11 rounded border border-slate-300 bg-white px-1.5 font-mono text-xs hover:bg-slate-50 disabled:opacity-50 lg:min-h-7"
               data-testid={`label-${l}`}
             >
@@ -434,8 +269,8 @@ function FieldRow({
           ))}
           <button
             type="button"
-            disabled={disabled || !f.current?.label}
-            onClick={() => onLabel(null)}
+            disabled={pending || !f.current?.label}
+            onClick={() => onLabel(null, false)}
             className="min-h-11 rounded border border-slate-300 bg-white px-1.5 text-xs hover:bg-slate-50 disabled:opacity-40 lg:min-h-7"
           >
             <kbd className="mr-1 font-mono text-slate-500">{REVIEW_KEYS.clear}</kbd>clear
@@ -443,32 +278,5 @@ function FieldRow({
         </fieldset>
       ) : null}
     </li>
-  );
-}
-
-function Conflict({ c }: { c: { field: string; current: ReviewView | null } }) {
-  const again = (
-    <>
-      {" "}
-      Press <kbd className="font-mono">Enter</kbd> to save yours over it.
-    </>
-  );
-  return (
-    <div
-      role="alert"
-      className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-950"
-      data-testid="conflict"
-    >
-      {c.current ? (
-        <>
-          <span className="font-medium">{c.current.reviewer}</span> labelled{" "}
-          <span className="font-mono">{c.field}</span> {c.current.label ?? "(cleared)"} at{" "}
-          <time dateTime={c.current.createdAt}>{c.current.createdAt.replace("T", " ").slice(0, 19)}</time>
-          {c.current.note ? <>: “{c.current.note}”</> : null}.{again}
-        </>
-      ) : (
-        <>The field's review changed meanwhile.{again}</>
-      )}
-    </div>
   );
 }

@@ -13,7 +13,7 @@ import {
   resolveScope,
   runsWithWaiting,
 } from "@/db/queries/queue";
-import { currentReviews, humanLabelsOf } from "@/db/queries/reviews";
+import { currentReviews, humanLabelsOf, reviewJson } from "@/db/queries/reviews";
 import { backfillPending } from "@/db/queries/tagBackfill";
 import { getTraceDetail } from "@/db/queries/traceDetail";
 import { groupProbes } from "@/lib/probeGroups";
@@ -140,9 +140,7 @@ export default async function ReviewQueuePage({ searchParams }: Props) {
       field,
       ours: score.label,
       rules: rules[field] ?? [],
-      current: r
-        ? { id: r.id, field, label: r.label, reviewer: r.reviewer, note: r.note, createdAt: r.createdAt }
-        : null,
+      current: r ? reviewJson(r) : null,
       human: human[field] ?? null,
     };
   });

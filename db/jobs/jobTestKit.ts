@@ -11,8 +11,9 @@ import { parseTraceFilter } from "../../lib/traceFilter";
 import { type Db, openDb } from "../client";
 import { type BulkJob, countBulk, getBulkJob, startBulk } from "../queries/bulkReviews";
 import { type BulkAddJob, countBulkAdd, getBulkAdd, startBulkAdd } from "../queries/fixturesBulk";
-import { submitReviews } from "../queries/reviews";
+import { writeReviews } from "../queries/reviews";
 import { reviewInconsistencies } from "../queries/reviewTestKit";
+import { writeSync } from "../write";
 import { runBulk } from "./bulk";
 import { runBulkAdd } from "./bulkAdd";
 import { runLeasedRescore } from "./rescore";
@@ -69,11 +70,13 @@ export async function startedBulkAdd(db: Db, runId: number, set: string): Promis
     .pluck()
     .all(runId) as number[];
   for (const traceId of ids)
-    submitReviews(db, {
-      traceId,
-      reviewer: "mira",
-      items: [{ field: "timezone", label: "ASK", base: null }],
-    });
+    writeSync(db, () =>
+      writeReviews(db, {
+        traceId,
+        reviewer: "mira",
+        items: [{ field: "timezone", label: "ASK", base: null }],
+      }),
+    );
   const spec = { runId, filter: parseTraceFilter({ human: "reviewed" }), field: "timezone" };
   return startBulkAdd(db, spec, await countBulkAdd(db, spec, set), set, REVIEWER);
 }

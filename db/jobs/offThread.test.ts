@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { tempDb } from "../../lib/ingest/testIngest";
-import { submitReviews } from "../queries/reviews";
+import { writeReviews } from "../queries/reviews";
 import { whatIf } from "../queries/whatIf";
+import { writeSync } from "../write";
 import { CALLS } from "./calls";
 import { driftRun } from "./jobTestKit";
 import { CallRefused, CallTimedOut, callOffThread } from "./offThread";
@@ -18,11 +19,13 @@ describe("calls off the request thread", () => {
       .all(runId) as number[];
     // Humans say the questions without the word asked: the suggestions learn "located".
     for (const traceId of ids.slice(0, 6))
-      submitReviews(db, {
-        traceId,
-        reviewer: "mira",
-        items: [{ field: "timezone", label: "ASK", base: null }],
-      });
+      writeSync(db, () =>
+        writeReviews(db, {
+          traceId,
+          reviewer: "mira",
+          items: [{ field: "timezone", label: "ASK", base: null }],
+        }),
+      );
     const draft = {
       kind: "lexicon" as const,
       entries: { timezone: { terms: ["locat*"], rule: "anywhere" as const } },

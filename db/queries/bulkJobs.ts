@@ -3,8 +3,8 @@ import { UserError } from "../../lib/errors";
 import type { Label } from "../../lib/probe/schema";
 import type { TraceFilter } from "../../lib/traceFilter";
 import type { Db } from "../client";
+import { writeSync } from "../write";
 import { endRunningJob, type LeftOutField, leftOutFields } from "./bulkJobRows";
-import { reviewTransaction } from "./reviews";
 
 export interface BulkSpec {
   runId: number;
@@ -85,7 +85,7 @@ export function startBulk(
 ): BulkJob {
   const reviewer = who.reviewer.trim();
   if (reviewer === "") throw new BulkError("a reviewer name is required");
-  const id = reviewTransaction(db, () => {
+  const id = writeSync(db, () => {
     const running = db.sqlite
       .prepare("SELECT id FROM bulk_reviews WHERE run_id = ? AND status = 'running'")
       .pluck()

@@ -4,6 +4,7 @@ import { parseTraceFilter } from "../../lib/traceFilter";
 import { openDb } from "../client";
 import { BULK_JOBS, runBulk } from "../jobs/bulk";
 import { abandonedJobs, claimLease, LEASE_MS } from "../jobs/lease";
+import { writeSync } from "../write";
 import {
   BulkError,
   type BulkSpec,
@@ -13,7 +14,7 @@ import {
   getBulkJob,
   startBulk,
 } from "./bulkReviews";
-import { currentReviews, submitReviews } from "./reviews";
+import { currentReviews, writeReviews } from "./reviews";
 import { reviewInconsistencies } from "./reviewTestKit";
 
 const { db, dir, cleanup } = tempDb("bulk");
@@ -112,11 +113,13 @@ describe("bulk relabel", () => {
     const s = spec(runC, { label: "DRIFT" });
     const mark = await countBulk(db, s);
     const [first, , third] = driftIds(runC);
-    submitReviews(db, {
-      traceId: third,
-      reviewer: "eve",
-      items: [{ field: "timezone", label: "DRIFT", base: null }],
-    });
+    writeSync(db, () =>
+      writeReviews(db, {
+        traceId: third,
+        reviewer: "eve",
+        items: [{ field: "timezone", label: "DRIFT", base: null }],
+      }),
+    );
     const job = startBulk(db, s, mark, who);
     const end = await runBulk(db, job.id);
     expect(end).toMatchObject({ status: "done", written: N / 3 - 1, skipped: 1 });
@@ -137,19 +140,23 @@ describe("bulk relabel", () => {
     // An imported label is a human label: those fields are not unreviewed.
     const imported = db.sqlite.prepare("SELECT human IS NOT NULL FROM traces WHERE id = ?").pluck();
     const drift = driftIds(runD).filter((id) => imported.get(id) === 0);
-    submitReviews(db, {
-      traceId: drift[0],
-      reviewer: "eve",
-      items: [{ field: "timezone", label: "ASK", base: null }],
-    });
+    writeSync(db, () =>
+      writeReviews(db, {
+        traceId: drift[0],
+        reviewer: "eve",
+        items: [{ field: "timezone", label: "ASK", base: null }],
+      }),
+    );
     const mark = await countBulk(db, s);
     expect(mark.total).toBe(drift.length - 1);
     // Reviewed after the count: it no longer matches "unreviewed", but it did when the count was shown.
-    submitReviews(db, {
-      traceId: drift[1],
-      reviewer: "fay",
-      items: [{ field: "timezone", label: "OMIT", base: null }],
-    });
+    writeSync(db, () =>
+      writeReviews(db, {
+        traceId: drift[1],
+        reviewer: "fay",
+        items: [{ field: "timezone", label: "OMIT", base: null }],
+      }),
+    );
     const job = startBulk(db, s, mark, who);
     const end = await runBulk(db, job.id);
     expect(end).toMatchObject({ written: drift.length - 2, skipped: 1 });

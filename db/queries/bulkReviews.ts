@@ -10,9 +10,10 @@
  * never overwritten; traces ingested since are left alone.
  */
 import type { Db } from "../client";
+import { writeSync } from "../write";
 import { type BulkJob, type BulkMark, type BulkSpec, getBulkJob, pageless } from "./bulkJobs";
 import { candidatesAfter, selectAsOf, takeMark } from "./bulkSelection";
-import { reviewTransaction, writeReviews } from "./reviews";
+import { writeReviews } from "./reviews";
 
 export const BULK_MAX_FIELDS = 5_000;
 /** A batch stops taking traces after this much work, so it never holds the writer lock or the server's thread long. */
@@ -82,7 +83,7 @@ export function bulkStep(
 ): BulkJob | undefined {
   const maxFields = Math.min(opts.maxFields ?? BULK_MAX_FIELDS, BULK_MAX_FIELDS);
   const budget = opts.budgetMs ?? BULK_BUDGET_MS;
-  reviewTransaction(db, () => {
+  writeSync(db, () => {
     const job = getBulkJob(db, id);
     if (job?.status !== "running") return;
     // A runner that lost its lease (another took the job over) writes nothing more.

@@ -2,11 +2,13 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FixtureError } from "../../lib/fixtures/errors";
 import type { HistoryEntry } from "../../lib/fixtures/exportLine";
 import type { Db } from "../client";
+import { writeSync } from "../write";
 import { syncSeedSet } from "./fixtureSeed";
 import { createSet, deleteFixture, deleteSet, getSet } from "./fixtureSets";
 import { addTraceFields } from "./fixtures";
 import { fixtureDb } from "./fixtureTestKit";
-import { submitReviews } from "./reviews";
+import { writeReviews } from "./reviews";
+
 import { deleteRun, getRunByName } from "./runs";
 
 let db: Db;
@@ -134,11 +136,13 @@ describe("adding trace fields to a set", () => {
   it("is a copy: a later review of the source trace leaves it alone, and deleting the run keeps it", () => {
     addTraceFields(db, "s", "ana", [{ traceId: id("drift-q"), field: "timezone", expected: "ASK" }]);
     const before = rows("s")[0];
-    const r = submitReviews(db, {
-      traceId: id("drift-q"),
-      reviewer: "bo",
-      items: [{ field: "timezone", label: "DRIFT", base: null }],
-    });
+    const r = writeSync(db, () =>
+      writeReviews(db, {
+        traceId: id("drift-q"),
+        reviewer: "bo",
+        items: [{ field: "timezone", label: "DRIFT", base: null }],
+      }),
+    );
     expect(r.ok).toBe(true);
     expect(rows("s")[0]).toEqual(before);
     deleteRun(db, (getRunByName(db, "reviews") as { id: number }).id);

@@ -5,10 +5,11 @@ import { ingestText, traceLine } from "../../lib/ingest/testIngest";
 import type { Label } from "../../lib/probe/schema";
 import { parseTraceFilter } from "../../lib/traceFilter";
 import type { Db } from "../client";
+import { writeSync } from "../write";
 import { getSet } from "./fixtureSets";
 import { addFilterToSet, type BulkAddSpec, countBulkAdd } from "./fixturesBulk";
 import { fixtureDb } from "./fixtureTestKit";
-import { currentReviews, submitReviews } from "./reviews";
+import { currentReviews, writeReviews } from "./reviews";
 
 let db: Db;
 let ids: Map<string, number>;
@@ -29,7 +30,9 @@ const spec = (query: Record<string, string>): BulkAddSpec => ({
 const review = (ext: string, field: string, label: Label | null, reviewer = "ana", note = "") => {
   const traceId = id(ext);
   const base = currentReviews(db, traceId).get(field)?.id ?? null;
-  const r = submitReviews(db, { traceId, reviewer, note, items: [{ field, label, base }] });
+  const r = writeSync(db, () =>
+    writeReviews(db, { traceId, reviewer, note, items: [{ field, label, base }] }),
+  );
   if (!r.ok) throw new Error(`review of ${ext} conflicted`);
 };
 /** The set's fixtures as (source trace, field, expected, reviewer, note), in the order added. */

@@ -4,7 +4,8 @@ import { ingestText, tempDb } from "../../lib/ingest/testIngest";
 import { HUMAN_FILTERS, matchesHumanFilter } from "../../lib/review/humanFilter";
 import { humanLabel, isReviewed } from "../../lib/review/humanLabel";
 import { parseTraceFilter } from "../../lib/traceFilter";
-import { currentReviews, submitReviews } from "./reviews";
+import { writeSync } from "../write";
+import { currentReviews, writeReviews } from "./reviews";
 import { loadReviewRun } from "./reviewTestKit";
 import { listTraces, neighbours } from "./traceList";
 
@@ -43,9 +44,11 @@ beforeAll(async () => {
     ["x2", "timezone", "INJECT"],
   ] as const) {
     const traceId = ids.get(ext) as number;
-    submitReviews(db, { traceId, reviewer: "t", items: [{ field, label: "ASK", base: null }] });
+    writeSync(db, () =>
+      writeReviews(db, { traceId, reviewer: "t", items: [{ field, label: "ASK", base: null }] }),
+    );
     const base = currentReviews(db, traceId).get(field)?.id ?? null;
-    submitReviews(db, { traceId, reviewer: "t", items: [{ field, label, base }] });
+    writeSync(db, () => writeReviews(db, { traceId, reviewer: "t", items: [{ field, label, base }] }));
   }
   ids = new Map([...ids, ...[0, 1, 2].map((i) => [`r${i}`, 0] as [string, number])]);
 });

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDb } from "../../lib/ingest/testIngest";
+import { writeSync } from "../write";
 import {
   nextQueueItem,
   parsePosition,
@@ -13,7 +14,7 @@ import {
   runsWithWaiting,
 } from "./queue";
 import { applyReviewSteps, loadQueueRuns, reviewSteps, slowQueue } from "./queueTestKit";
-import { currentReviews, submitReviews } from "./reviews";
+import { currentReviews, writeReviews } from "./reviews";
 import { reviewInconsistencies } from "./reviewTestKit";
 
 const { db, cleanup } = tempDb("queue");
@@ -117,19 +118,23 @@ describe("the review queue", () => {
       slot: "drift_question",
       rule: "drift_question",
     });
-    const r1 = submitReviews(db, {
-      traceId: id("n-drift-q"),
-      reviewer: "ana",
-      items: [{ field: "timezone", label: "ASK", base: null }],
-    });
+    const r1 = writeSync(db, () =>
+      writeReviews(db, {
+        traceId: id("n-drift-q"),
+        reviewer: "ana",
+        items: [{ field: "timezone", label: "ASK", base: null }],
+      }),
+    );
     expect(r1.ok).toBe(true);
     // The trace still waits: its severity is queued too.
     expect(nextQueueItem(db, s)?.traceId).toBe(id("n-drift-q"));
-    submitReviews(db, {
-      traceId: id("n-drift-q"),
-      reviewer: "ana",
-      items: [{ field: "severity", label: "DRIFT", base: null }],
-    });
+    writeSync(db, () =>
+      writeReviews(db, {
+        traceId: id("n-drift-q"),
+        reviewer: "ana",
+        items: [{ field: "severity", label: "DRIFT", base: null }],
+      }),
+    );
     expect(nextQueueItem(db, s)?.traceId).toBe(id("n-ask"));
     expect(queueProgress(db, s)).toMatchObject({
       corrects: 1,
@@ -139,11 +144,13 @@ describe("the review queue", () => {
       total: 12,
     });
     const cur = currentReviews(db, id("n-drift-q")).get("timezone");
-    submitReviews(db, {
-      traceId: id("n-drift-q"),
-      reviewer: "ana",
-      items: [{ field: "timezone", label: null, base: cur?.id ?? null }],
-    });
+    writeSync(db, () =>
+      writeReviews(db, {
+        traceId: id("n-drift-q"),
+        reviewer: "ana",
+        items: [{ field: "timezone", label: null, base: cur?.id ?? null }],
+      }),
+    );
     expect(nextQueueItem(db, s)?.traceId).toBe(id("n-drift-q"));
     expect(queueProgress(db, s)).toMatchObject({ confirms: 1, reviewed: 1, total: 12 });
     expect(reviewInconsistencies(db)).toEqual([]);

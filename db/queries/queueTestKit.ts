@@ -19,9 +19,10 @@ import {
   slotRule,
 } from "../../lib/review/queueRules";
 import type { Db } from "../client";
+import { writeSync } from "../write";
 import { saveProbe } from "./probes";
 import type { QueueItem, QueueProgress, ResolvedScope } from "./queue";
-import { currentReviews, submitReviews } from "./reviews";
+import { currentReviews, writeReviews } from "./reviews";
 
 const text = (t: string) => ({ response: { text: t, tool_calls: [] } });
 const ARGS = { user_id: "u_9182", starts_at: "2026-09-08T09:00:00" };
@@ -224,18 +225,20 @@ export function applyReviewSteps(
   for (const st of steps) {
     const cur = currentReviews(db, st.trace).get(st.field);
     if (st.op === "undo" && !cur) continue;
-    const r = submitReviews(db, {
-      traceId: st.trace,
-      reviewer: "prop",
-      items: [
-        {
-          field: st.field,
-          label: st.op === "label" ? (st.label as Label) : null,
-          base: cur?.id ?? null,
-          undo: st.op === "undo",
-        },
-      ],
-    });
+    const r = writeSync(db, () =>
+      writeReviews(db, {
+        traceId: st.trace,
+        reviewer: "prop",
+        items: [
+          {
+            field: st.field,
+            label: st.op === "label" ? (st.label as Label) : null,
+            base: cur?.id ?? null,
+            undo: st.op === "undo",
+          },
+        ],
+      }),
+    );
     expect(r.ok).toBe(true);
   }
 }

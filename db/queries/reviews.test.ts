@@ -1,8 +1,9 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tag } from "../../lib/ingest/tags";
 import { tempDb } from "../../lib/ingest/testIngest";
 import { LABELS, type Label } from "../../lib/probe/schema";
-import { openDb } from "../client";
+import { writeSync } from "../write";
 import {
   currentReviewLabelsOf,
   currentReviews,
@@ -10,14 +11,14 @@ import {
   getReview,
   humanLabelsOf,
   ReviewError,
+  type ReviewSubmission,
   reviewHistory,
-  submitReviews,
-  submitReviewsWhenFree,
+  writeReviews,
 } from "./reviews";
 import { loadReviewRun, reviewInconsistencies } from "./reviewTestKit";
 import { getRunSummary } from "./runs";
 
-const { db, dir, cleanup } = tempDb("reviews");
+const { db, cleanup } = tempDb("reviews");
 afterAll(cleanup);
 
 let ids = new Map<string, number>();
@@ -36,16 +37,18 @@ const tagNames = (traceId: number, prefix: string) =>
 const reviewCount = () => db.sqlite.prepare("SELECT count(*) FROM reviews").pluck().get() as number;
 const base = (traceId: number, field: string) => currentReviews(db, traceId).get(field)?.id ?? null;
 
-describe("submitReviews", () => {
+describe("writeReviews", () => {
   it("appends a review naming none replaced, and the human-label tags and counts follow it", () => {
     const t = id("drift-q");
     const before = getRunSummary(db, "reviews")?.fields.find((f) => f.field === "timezone");
-    const r = submitReviews(db, {
-      traceId: t,
-      reviewer: " ana ",
-      note: "asks for the region",
-      items: [{ field: "timezone", label: "ASK", base: null }],
-    });
+    const r = writeSync(db, () =>
+      writeReviews(db, {
+        traceId: t,
+        reviewer: " ana ",
+        note: "asks for the region",
+        items: [{ field: "timezone", label: "ASK", base: null }],
+      }),
+    );
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.reviews).toHaveLength(1);
@@ -76,11 +79,13 @@ describe("submitReviews", () => {
     const t = id("drift-q");
     const n = reviewCount();
     const tags = tagNames(t, "");
-    const r = submitReviews(db, {
-      traceId: t,
-      reviewer: "bo",
-      items: [{ field: "timezone", label: "DRIFT", base: null }],
-    });
+    const r = writeSync(db, () =>
+      writeReviews(db, {
+        traceId: t,
+        reviewer: "bo",
+        items: [{ field: "timezone", label: "DRIFT", base: null }],
+      }),
+    );
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.conflicts).toHaveLength(1);
@@ -98,11 +103,13 @@ describe("submitReviews", () => {
   it("lets the second reviewer resubmit over the review they were shown", () => {
     const t = id("drift-q");
     const seen = base(t, "timezone");
-    const r = submitReviews(db, {
-      traceId: t,
-      reviewer: "bo",
-      items: [{ field: "timezone", label: "DRIFT", base: seen }],
-    });
+    const r = writeSync(db, () =>
+      writeReviews(db, {
+        traceId: t,
+        reviewer: "bo",
+        items: [{ field: "timezone", label: "DRIFT", base: seen }],
+      }),
+    );
     expect(r.ok && r.reviews[0].replaces).toBe(seen);
     // DRIFT is ours: the review now confirms.
     expect(tagNames(t, "rv:timezone")).toEqual(["rv:timezone=confirms", "rv:timezone=reviewed"]);
@@ -113,14 +120,16 @@ describe("submitReviews", () => {
   it("checks every item before writing any: one stale base among two writes nothing", () => {
     const t = id("drift-q");
     const n = reviewCount();
-    const r = submitReviews(db, {
-      traceId: t,
-      reviewer: "cy",
-      items: [
-        { field: "severity", label: "ASK", base: null },
-        { field: "timezone", label: "ASK", base: null },
-      ],
-    });
+    const r = writeSync(db, () =>
+      writeReviews(db, {
+        traceId: t,
+        reviewer: "cy",
+        items: [
+          { field: "severity", label: "ASK", base: null },
+          { field: "timezone", label: "ASK", base: null },
+        ],
+      }),
+    );
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.conflicts.map((c) => c.field)).toEqual(["timezone"]);
     expect(reviewCount()).toBe(n);
@@ -128,27 +137,33 @@ describe("submitReviews", () => {
   });
 
   it("a base that names a review when the field has none is a conflict with no current review", () => {
-    const r = submitReviews(db, {
-      traceId: id("omit"),
-      reviewer: "ana",
-      items: [{ field: "timezone", label: "ASK", base: 999_999 }],
-    });
+    const r = writeSync(db, () =>
+      writeReviews(db, {
+        traceId: id("omit"),
+        reviewer: "ana",
+        items: [{ field: "timezone", label: "ASK", base: 999_999 }],
+      }),
+    );
     expect(r).toEqual({ ok: false, conflicts: [{ field: "timezone", current: null }] });
   });
 
   it("a clear falls back to the imported label; the field is no longer reviewed", () => {
     const t = id("tokyo"); // imported timezone=inject; ours INJECT
-    submitReviews(db, {
-      traceId: t,
-      reviewer: "ana",
-      items: [{ field: "timezone", label: "COPY", base: null }],
-    });
+    writeSync(db, () =>
+      writeReviews(db, {
+        traceId: t,
+        reviewer: "ana",
+        items: [{ field: "timezone", label: "COPY", base: null }],
+      }),
+    );
     expect(tagNames(t, "hl:timezone")).toEqual(["hl:timezone=COPY"]);
-    const r = submitReviews(db, {
-      traceId: t,
-      reviewer: "ana",
-      items: [{ field: "timezone", label: null, base: base(t, "timezone") }],
-    });
+    const r = writeSync(db, () =>
+      writeReviews(db, {
+        traceId: t,
+        reviewer: "ana",
+        items: [{ field: "timezone", label: null, base: base(t, "timezone") }],
+      }),
+    );
     expect(r.ok && r.reviews[0].label).toBe(null);
     expect(tagNames(t, "hl:timezone")).toEqual(["hl:timezone=INJECT"]);
     expect(tagNames(t, "h:timezone")).toEqual(["h:timezone=agree"]);
@@ -166,42 +181,54 @@ describe("submitReviews", () => {
 
   it("undo writes the label of the review it replaced (none for a first review), as a new review", () => {
     const t = id("utc");
-    const first = submitReviews(db, {
-      traceId: t,
-      reviewer: "ana",
-      items: [{ field: "timezone", label: "COPY", base: null }],
-    });
-    const second = submitReviews(db, {
-      traceId: t,
-      reviewer: "bo",
-      items: [{ field: "timezone", label: "DRIFT", base: base(t, "timezone") }],
-    });
+    const first = writeSync(db, () =>
+      writeReviews(db, {
+        traceId: t,
+        reviewer: "ana",
+        items: [{ field: "timezone", label: "COPY", base: null }],
+      }),
+    );
+    const second = writeSync(db, () =>
+      writeReviews(db, {
+        traceId: t,
+        reviewer: "bo",
+        items: [{ field: "timezone", label: "DRIFT", base: base(t, "timezone") }],
+      }),
+    );
     if (!first.ok || !second.ok) throw new Error("setup failed");
-    const undo = submitReviews(db, {
-      traceId: t,
-      reviewer: "bo",
-      items: [{ field: "timezone", label: null, undo: true, base: second.reviews[0].id }],
-    });
+    const undo = writeSync(db, () =>
+      writeReviews(db, {
+        traceId: t,
+        reviewer: "bo",
+        items: [{ field: "timezone", label: null, undo: true, base: second.reviews[0].id }],
+      }),
+    );
     expect(undo.ok && undo.reviews[0]).toMatchObject({ label: "COPY", replaces: second.reviews[0].id });
-    const undoFirst = submitReviews(db, {
-      traceId: t,
-      reviewer: "ana",
-      items: [{ field: "timezone", label: null, undo: true, base: base(t, "timezone") }],
-    });
+    const undoFirst = writeSync(db, () =>
+      writeReviews(db, {
+        traceId: t,
+        reviewer: "ana",
+        items: [{ field: "timezone", label: null, undo: true, base: base(t, "timezone") }],
+      }),
+    );
     // The undo replaced DRIFT: undoing it writes DRIFT back.
     expect(undoFirst.ok && undoFirst.reviews[0].label).toBe("DRIFT");
     const t2 = id("x1");
-    const only = submitReviews(db, {
-      traceId: t2,
-      reviewer: "ana",
-      items: [{ field: "timezone", label: "ASK", base: null }],
-    });
+    const only = writeSync(db, () =>
+      writeReviews(db, {
+        traceId: t2,
+        reviewer: "ana",
+        items: [{ field: "timezone", label: "ASK", base: null }],
+      }),
+    );
     if (!only.ok) throw new Error("setup failed");
-    const back = submitReviews(db, {
-      traceId: t2,
-      reviewer: "ana",
-      items: [{ field: "timezone", label: "ASK", undo: true, base: only.reviews[0].id }],
-    });
+    const back = writeSync(db, () =>
+      writeReviews(db, {
+        traceId: t2,
+        reviewer: "ana",
+        items: [{ field: "timezone", label: "ASK", undo: true, base: only.reviews[0].id }],
+      }),
+    );
     expect(back.ok && back.reviews[0].label).toBe(null);
     expect(tagNames(t2, "rv:")).toEqual([]);
     expect(reviewHistory(db, t2).map((r) => r.label)).toEqual([null, "ASK"]);
@@ -212,18 +239,20 @@ describe("submitReviews", () => {
   it("an undo of a stale review is a conflict like any other", () => {
     const t = id("utc");
     const stale = reviewHistory(db, t)[1].id;
-    const r = submitReviews(db, {
-      traceId: t,
-      reviewer: "cy",
-      items: [{ field: "timezone", label: null, undo: true, base: stale }],
-    });
+    const r = writeSync(db, () =>
+      writeReviews(db, {
+        traceId: t,
+        reviewer: "cy",
+        items: [{ field: "timezone", label: null, undo: true, base: stale }],
+      }),
+    );
     expect(r.ok).toBe(false);
   });
 
   it("refuses, with what was wrong, submissions that cannot be written, and writes nothing", () => {
     const n = reviewCount();
     const t = id("omit");
-    const cases: [Parameters<typeof submitReviews>[1], string][] = [
+    const cases: [ReviewSubmission, string][] = [
       [
         { traceId: 987654, reviewer: "a", items: [{ field: "timezone", label: "ASK", base: null }] },
         "no_trace",
@@ -266,7 +295,7 @@ describe("submitReviews", () => {
     for (const [s, code] of cases) {
       let err: unknown;
       try {
-        submitReviews(db, s);
+        writeSync(db, () => writeReviews(db, s));
       } catch (e) {
         err = e;
       }
@@ -275,18 +304,22 @@ describe("submitReviews", () => {
     }
     expect(reviewCount()).toBe(n);
     expect(() =>
-      submitReviews(db, { traceId: t, reviewer: "a", items: [{ field: "zone", label: "ASK", base: null }] }),
+      writeSync(db, () =>
+        writeReviews(db, { traceId: t, reviewer: "a", items: [{ field: "zone", label: "ASK", base: null }] }),
+      ),
     ).toThrow(/no probed field "zone" \(its fields: timezone, severity\)/);
   });
 
   it("keeps a trace whose tag rows predate signatures unsigned (-1), still consistent", () => {
     const t = id("copy");
     db.sqlite.prepare("UPDATE trace_tags SET sig = -1 WHERE trace_id = ?").run(t);
-    submitReviews(db, {
-      traceId: t,
-      reviewer: "ana",
-      items: [{ field: "timezone", label: "INJECT", base: null }],
-    });
+    writeSync(db, () =>
+      writeReviews(db, {
+        traceId: t,
+        reviewer: "ana",
+        items: [{ field: "timezone", label: "INJECT", base: null }],
+      }),
+    );
     expect(reviewInconsistencies(db, new Set([t]))).toEqual([]);
   });
 });
@@ -318,13 +351,15 @@ describe("any sequence of reviews", () => {
           const b = s.stale ? prior : (cur?.id ?? null);
           const n = reviewCount();
           if (s.op === "undo" && !s.stale && !cur) continue;
-          const r = submitReviews(db, {
-            traceId: s.trace,
-            reviewer: "prop",
-            items: [
-              { field: s.field, label: s.op === "label" ? s.label : null, base: b, undo: s.op === "undo" },
-            ],
-          });
+          const r = writeSync(db, () =>
+            writeReviews(db, {
+              traceId: s.trace,
+              reviewer: "prop",
+              items: [
+                { field: s.field, label: s.op === "label" ? s.label : null, base: b, undo: s.op === "undo" },
+              ],
+            }),
+          );
           if (b === (cur?.id ?? null)) {
             expect(r.ok).toBe(true);
             expect(reviewCount()).toBe(n + 1);
@@ -346,42 +381,61 @@ describe("any sequence of reviews", () => {
   });
 });
 
-describe("submitReviewsWhenFree", () => {
-  it("waits for another process's write lock without holding the thread, then writes", async () => {
-    const other = openDb(`${dir}/test.db`);
+describe("the one write path", () => {
+  it("writeReviews refuses to run outside a write transaction, and writes nothing", () => {
+    const n = reviewCount();
+    expect(() =>
+      writeReviews(db, {
+        traceId: id("ask"),
+        reviewer: "loose",
+        items: [{ field: "severity", label: "ASK", base: base(id("ask"), "severity") }],
+      }),
+    ).toThrow(/inside write\(\) or writeSync\(\)/);
+    expect(reviewCount()).toBe(n);
+  });
+
+  it("a review rolled back with its transaction leaves no tag id behind for the next review to reuse", async () => {
+    // A database of its own, where no review has made this label's tags yet.
+    const fresh = tempDb("reviews-rollback");
     try {
-      other.sqlite.prepare("BEGIN IMMEDIATE").run();
-      const t = id("ask");
-      const base = currentReviews(db, t).get("severity")?.id ?? null;
-      const pending = submitReviewsWhenFree(db, {
-        traceId: t,
-        reviewer: "wait",
-        items: [{ field: "severity", label: "ASK", base }],
-      });
-      // The thread is free meanwhile: a timer runs while the review waits for the lock.
-      let ticks = 0;
-      const timer = setInterval(() => ticks++, 5);
-      await new Promise((r) => setTimeout(r, 60));
-      expect(ticks).toBeGreaterThan(3);
-      expect(currentReviews(db, t).get("severity")?.reviewer).not.toBe("wait");
-      other.sqlite.prepare("COMMIT").run();
-      const r = await pending;
-      clearInterval(timer);
+      const own = await loadReviewRun(fresh.db);
+      const f = fresh.db;
+      const t = own.get("ask") as number;
+      const names = (prefix: string) =>
+        f.sqlite
+          .prepare(
+            "SELECT n.name FROM trace_tags x JOIN tag_names n ON n.id = x.tag_id WHERE x.trace_id = ? AND n.name LIKE ?",
+          )
+          .pluck()
+          .all(t, `${prefix}%`) as string[];
+      const tagRows = () => f.sqlite.prepare("SELECT count(*) FROM tag_names").pluck().get() as number;
+      const label: Label = "ERROR";
+      const want = tag.humanLabel("severity", label);
+      expect(f.sqlite.prepare("SELECT count(*) FROM tag_names WHERE name = ?").pluck().get(want)).toBe(0);
+      const before = tagRows();
+      expect(() =>
+        writeSync(f, () => {
+          const r = writeReviews(f, {
+            traceId: t,
+            reviewer: "gone",
+            items: [{ field: "severity", label, base: null }],
+          });
+          expect(r.ok).toBe(true);
+          throw new Error("the rest of the transaction failed");
+        }),
+      ).toThrow("the rest of the transaction failed");
+      expect(tagRows()).toBe(before);
+      // Another name takes the rolled-back row's id; the review must not use that id for its tag.
+      writeSync(f, () => f.sqlite.prepare("INSERT INTO tag_names(name) VALUES ('x:someone-else')").run());
+      const r = writeSync(f, () =>
+        writeReviews(f, { traceId: t, reviewer: "kept", items: [{ field: "severity", label, base: null }] }),
+      );
       expect(r.ok).toBe(true);
-      expect(currentReviews(db, t).get("severity")?.reviewer).toBe("wait");
-      other.sqlite.prepare("BEGIN IMMEDIATE").run();
-      await expect(
-        submitReviewsWhenFree(
-          db,
-          { traceId: t, reviewer: "late", items: [{ field: "severity", label: "OMIT", base: null }] },
-          { timeoutMs: 30 },
-        ),
-      ).rejects.toThrow(/locked|busy/i);
-      other.sqlite.prepare("ROLLBACK").run();
-      // The connection's own busy timeout is as it was.
-      expect(db.sqlite.pragma("busy_timeout", { simple: true })).toBe(10000);
+      expect(names("")).toContain(want);
+      expect(names("x:")).toEqual([]);
+      expect(reviewInconsistencies(f)).toEqual([]);
     } finally {
-      other.sqlite.close();
+      fresh.cleanup();
     }
   });
 });

@@ -1,10 +1,12 @@
-import { UserError } from "../../lib/errors";
 /**
- * The one write path of reviews: the trace page, `assumeprobe label`, bulk relabel and the demo
- * all come through `submitReviews` (or, inside a bulk batch's own transaction, `writeReviews`).
+ * How reviews are written: the review action of the trace page and the queue, `assumeprobe label`,
+ * bulk relabel and the demo all call `writeReviews` inside the one write path (`db/write.ts`:
+ * `write` on the server's request thread, which waits for the lock without holding the thread;
+ * `writeSync` on the command line and worker threads), alone or beside other writes of the same
+ * transaction (a bulk batch, `label --set`'s fixtures).
  *
- * A submission names, per field, the review it saw as current (`base`, null for none). In one
- * short IMMEDIATE transaction every base is checked against the field's current review; if any
+ * A submission names, per field, the review it saw as current (`base`, null for none). In that
+ * one short IMMEDIATE transaction every base is checked against the field's current review; if any
  * differs nothing is written and the current reviews come back (who, label, when, note).
  * Otherwise the reviews are appended, and the trace's human-label tags (`hl:`, `h:`, `rv:` and
  * their any-field twins, `hp:`), its review-queue tags (`q:`, `qp:`, `qd:`), its tag signature and
@@ -13,6 +15,7 @@ import { UserError } from "../../lib/errors";
  */
 
 import type Database from "better-sqlite3";
+import { UserError } from "../../lib/errors";
 import { tagSignature } from "../../lib/ingest/tagSignature";
 import { type CurrentReviewLabels, humanTags, queueTags, tag, traceTags } from "../../lib/ingest/tags";
 import { LABELS, type Label } from "../../lib/probe/schema";
@@ -20,7 +23,7 @@ import type { TraceScore } from "../../lib/probe/score";
 import { MAX_NOTE_LENGTH, MAX_REVIEWER_LENGTH, type ReviewJson } from "../../lib/review/contract";
 import { type HumanLabel, humanLabel, undoLabel } from "../../lib/review/humanLabel";
 import type { Db } from "../client";
-import { findTagId, resetTagCache, tagId } from "./tags";
+import { findTagId, tagId } from "./tags";
 
 export interface Review {
   id: number;
@@ -210,10 +213,15 @@ function labelsOf(current: Map<string, Review>): Record<string, string | null> {
 }
 
 /**
- * Checks and writes one submission. Call inside an IMMEDIATE transaction (submitReviews does;
- * a bulk batch wraps many in one). Throws ReviewError for a submission that cannot be written.
+ * Checks and writes one submission, inside the one write path's transaction (`write` or
+ * `writeSync`; a bulk batch writes many in one). Throws ReviewError for a submission that cannot
+ * be written.
  */
 export function writeReviews(db: Db, s: ReviewSubmission): SubmitResult {
+  // Outside a transaction the bases would be checked against a snapshot another writer can change
+  // before the insert: the check and the write must hold the write lock together.
+  if (!db.sqlite.inTransaction)
+    throw new Error("writeReviews runs inside write() or writeSync() (db/write.ts)");
   const q = prepared(db);
   const t = q.trace.get(s.traceId) as TraceRow | undefined;
   if (!t) throw new ReviewError("no_trace", `there is no trace ${s.traceId}`);
@@ -306,26 +314,6 @@ function rewriteHumanTags(
   }
 }
 
-function immediate<T>(db: Db, fn: () => T): T {
-  try {
-    return db.sqlite.transaction(fn).immediate();
-  } catch (e) {
-    // The transaction rolled back: tag ids it created are gone.
-    resetTagCache(db);
-    throw e;
-  }
-}
-
-/** Writes one trace's reviews in one short IMMEDIATE transaction; a conflict writes nothing. */
-export function submitReviews(db: Db, s: ReviewSubmission): SubmitResult {
-  return immediate(db, () => writeReviews(db, s));
-}
-
-/** Runs `fn` (which calls writeReviews) in one IMMEDIATE transaction: a bulk relabel's batch. */
-export function reviewTransaction<T>(db: Db, fn: () => T): T {
-  return immediate(db, fn);
-}
-
 /** Per trace, its fields' current reviews (for list rows: one indexed lookup per page). */
 export function currentReviewsOf(db: Db, traceIds: number[]): Map<number, Map<string, Review>> {
   const out = new Map<number, Map<string, Review>>();
@@ -383,34 +371,4 @@ export function currentReviewLabelsOf(db: Db, traceIds: number[]): Map<number, C
   const out = new Map<number, CurrentReviewLabels>();
   for (const [id, m] of currentReviewsOf(db, traceIds)) out.set(id, labelsOf(m));
   return out;
-}
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-const isBusy = (e: unknown) =>
-  e instanceof Error && "code" in e && String((e as { code: unknown }).code).startsWith("SQLITE_BUSY");
-
-/**
- * submitReviews for a server: while another process holds the write lock (a bulk relabel's batch,
- * an ingest), it waits without holding the thread (SQLite's own busy wait would stop every other
- * request) and tries again every `pollMs`, so it gets in at the first gap between the other's
- * transactions. Gives up with SQLITE_BUSY after `timeoutMs`.
- */
-export async function submitReviewsWhenFree(
-  db: Db,
-  s: ReviewSubmission,
-  opts: { pollMs?: number; timeoutMs?: number } = {},
-): Promise<SubmitResult> {
-  const deadline = Date.now() + (opts.timeoutMs ?? 10_000);
-  for (;;) {
-    const timeout = db.sqlite.pragma("busy_timeout", { simple: true }) as number;
-    db.sqlite.pragma("busy_timeout = 0");
-    try {
-      return submitReviews(db, s);
-    } catch (e) {
-      if (!isBusy(e) || Date.now() > deadline) throw e;
-    } finally {
-      db.sqlite.pragma(`busy_timeout = ${timeout}`);
-    }
-    await sleep(opts.pollMs ?? 2);
-  }
 }

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ingestText, tempDb } from "../../lib/ingest/testIngest";
+import { writeSync } from "../write";
 import { addTraceFields } from "./fixtures";
-import { submitReviews } from "./reviews";
+import { writeReviews } from "./reviews";
+
 import { suggestFor } from "./suggest";
 import { suggestInputs } from "./suggestInputs";
 
@@ -90,11 +92,13 @@ describe("suggestions counted only inside their scope", () => {
     ).toBe(3);
     // A review replaces the imported label: b3 reviewed ASK is a miss of run B now.
     const b3 = ids("run-b")[2];
-    const r = submitReviews(t.db, {
-      traceId: b3,
-      reviewer: "ann",
-      items: [{ field: "timezone", label: "ASK", base: null }],
-    });
+    const r = writeSync(t.db, () =>
+      writeReviews(t.db, {
+        traceId: b3,
+        reviewer: "ann",
+        items: [{ field: "timezone", label: "ASK", base: null }],
+      }),
+    );
     expect(r.ok).toBe(true);
     const b = suggestFor(t.db, { scope: { runs: ["run-b"], sets: [] }, whatIf: false });
     expect(b.counted.missedAsks).toBe(1);

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDb } from "../../lib/ingest/testIngest";
+import { writeSync } from "../write";
 import { nextQueueItem, queueProgress, resolveScope } from "./queue";
 import { loadQueueRuns, slowQueue } from "./queueTestKit";
-import { submitReviews } from "./reviews";
+import { writeReviews } from "./reviews";
+
 import { reviewInconsistencies } from "./reviewTestKit";
 import { backfillAll, backfillPending, backfillState, backfillStep } from "./tagBackfill";
 
@@ -38,11 +40,13 @@ describe("tag backfill", () => {
     expect(backfillPending(db)).toBe(true);
     expect(backfillState(db)).toEqual({ runs: 3, traces: ids.size });
     // A review landing before its trace is tagged: the backfill keeps what it wrote.
-    const r = submitReviews(db, {
-      traceId: ids.get("o-drift-q") as number,
-      reviewer: "ana",
-      items: [{ field: "timezone", label: "ASK", base: null }],
-    });
+    const r = writeSync(db, () =>
+      writeReviews(db, {
+        traceId: ids.get("o-drift-q") as number,
+        reviewer: "ana",
+        items: [{ field: "timezone", label: "ASK", base: null }],
+      }),
+    );
     expect(r.ok).toBe(true);
     expect(backfillStep(db, 5)).toBe(true);
     expect(backfillState(db).traces).toBe(ids.size - 5);

@@ -8,7 +8,8 @@
 import { parseTag, type TagKind, traceTags } from "../../lib/ingest/tags";
 import type { TraceScore } from "../../lib/probe/score";
 import type { Db } from "../client";
-import { currentReviewsOf, reviewTransaction } from "./reviews";
+import { writeSync } from "../write";
+import { currentReviewsOf } from "./reviews";
 import { findTagId, tagId } from "./tags";
 
 const BACKFILLED: ReadonlySet<TagKind> = new Set(["humanPair", "queue", "queueProbe", "queueDone"]);
@@ -47,7 +48,7 @@ interface Row {
 
 /** Tags up to `limit` traces of the first waiting run in one IMMEDIATE transaction; false when nothing waits. */
 export function backfillStep(db: Db, limit = 1000): boolean {
-  return reviewTransaction(db, () => {
+  return writeSync(db, () => {
     const job = db.sqlite
       .prepare("SELECT run_id AS runId, after_id AS afterId, last_id AS lastId FROM tag_backfill LIMIT 1")
       .get() as { runId: number; afterId: number; lastId: number } | undefined;

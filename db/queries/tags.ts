@@ -1,4 +1,5 @@
 import type { Db } from "../client";
+import { forgetOnRollback } from "../write";
 
 /** Tag names interned as small integers, cached per connection. */
 const caches = new WeakMap<Db["sqlite"], Map<string, number>>();
@@ -57,3 +58,7 @@ export function tagNamesById(db: Db): Map<number, string> {
 export function resetTagCache(db: Db): void {
   caches.delete(db.sqlite);
 }
+
+// A write that rolls back takes the tag ids it created with it: every rollback through the one
+// write path forgets them, whoever wrote.
+forgetOnRollback(resetTagCache);

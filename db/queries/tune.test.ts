@@ -9,13 +9,14 @@ import type { ScoreTransitions } from "../../lib/probe/transitions";
 import { projectRoot } from "../../lib/root";
 import type { WhatIfReport } from "../../lib/tuning/whatIf";
 import type { Db } from "../client";
+import { writeSync } from "../write";
 import { addTraceFields } from "./fixtures";
 import { saveLexicon } from "./lexicon";
 import { getProbe, saveProbeConfiguration } from "./probes";
 import { queueConfigRescore, type RescoreReport } from "./rescore/jobs";
 import { expectConsistent, snapshot } from "./rescore/rescoreTestKit";
 import { runRescore } from "./rescore/run";
-import { submitReviews } from "./reviews";
+import { writeReviews } from "./reviews";
 import { runScoring } from "./runScoring";
 import { whatIf } from "./whatIf";
 
@@ -139,16 +140,20 @@ describe("the what-if and the re-score of a lexicon change", () => {
       .pluck()
       .all() as string[];
     expect(region.length).toBeGreaterThanOrEqual(2);
-    submitReviews(db, {
-      traceId: id(region[0]),
-      reviewer: "mira",
-      items: [{ field: "timezone", label: "ASK", base: null }],
-    });
-    submitReviews(db, {
-      traceId: id(region[1]),
-      reviewer: "jon",
-      items: [{ field: "timezone", label: "DRIFT", base: null }],
-    });
+    writeSync(db, () =>
+      writeReviews(db, {
+        traceId: id(region[0]),
+        reviewer: "mira",
+        items: [{ field: "timezone", label: "ASK", base: null }],
+      }),
+    );
+    writeSync(db, () =>
+      writeReviews(db, {
+        traceId: id(region[1]),
+        reviewer: "jon",
+        items: [{ field: "timezone", label: "DRIFT", base: null }],
+      }),
+    );
     const located = db.sqlite
       .prepare("SELECT ext_id FROM traces WHERE response LIKE '%is the user located?%' ORDER BY id")
       .pluck()

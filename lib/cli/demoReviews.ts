@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import type { Db } from "../../db/client";
-import { currentReviews, submitReviews } from "../../db/queries/reviews";
+import { currentReviews, writeReviews } from "../../db/queries/reviews";
+import { writeSync } from "../../db/write";
 import { LabelSchema } from "../probe/schema";
 import { ReviewerSchema } from "../review/contract";
 
@@ -33,14 +34,21 @@ export function loadDemoReviews(db: Db, file: string): number {
     if (traceId === undefined) throw new Error(`${file}: no trace ${r.id} in run ${r.run}`);
     const base = currentReviews(db, traceId).get(r.field)?.id ?? null;
     const undo = r.label === "undo";
-    const res = submitReviews(db, {
-      traceId,
-      reviewer: r.reviewer,
-      note: r.note,
-      items: [
-        { field: r.field, label: undo ? null : (r.label as z.infer<typeof LabelSchema> | null), base, undo },
-      ],
-    });
+    const res = writeSync(db, () =>
+      writeReviews(db, {
+        traceId,
+        reviewer: r.reviewer,
+        note: r.note,
+        items: [
+          {
+            field: r.field,
+            label: undo ? null : (r.label as z.infer<typeof LabelSchema> | null),
+            base,
+            undo,
+          },
+        ],
+      }),
+    );
     if (res.ok) n += res.reviews.length;
   }
   return n;

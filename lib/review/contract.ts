@@ -2,8 +2,9 @@ import { z } from "zod";
 import { LabelSchema } from "../probe/schema";
 
 /**
- * The review contracts shared by every boundary that accepts reviews (the trace page's server
- * actions, bulk relabel, `assumeprobe label`): one definition, imported, never re-declared.
+ * The review contracts shared by every boundary that accepts reviews (the review action of the
+ * trace page and the queue, bulk relabel, `assumeprobe label`): one definition, imported, never
+ * re-declared.
  */
 export const MAX_REVIEWER_LENGTH = 100;
 export const MAX_NOTE_LENGTH = 2000;
@@ -27,16 +28,26 @@ export const ReviewItemSchema = z.object({
   label: LabelSchema.nullable(),
   /** The review the reviewer saw as current; null: none. */
   base: ReviewIdSchema.nullable(),
+  /** Write the label of the review `base` replaced (an undo of `base`); `label` is then ignored. */
   undo: z.boolean().optional(),
 });
 
-/** What the trace page sends: the reviewer comes from the session or browser, never the form. */
+/**
+ * One review submission, as the trace page and the queue send it (one contract, imported by both
+ * and by the action that parses it): reviews of fields of one trace, with one note. The reviewer
+ * comes from the session or browser, never the request.
+ */
 export const ReviewRequestSchema = z.object({
   traceId: z.number().int().positive(),
   note: NoteSchema,
   items: z.array(ReviewItemSchema).min(1, "nothing to review").max(50),
+  /** Draw the page anew in the same response (the queue: its next item comes back with the answer). */
+  refresh: z.boolean().default(false),
 });
-export type ReviewRequest = z.infer<typeof ReviewRequestSchema>;
+export type ReviewRequest = z.output<typeof ReviewRequestSchema>;
+/** What a page sends (defaults may be left out). */
+export type ReviewRequestInput = z.input<typeof ReviewRequestSchema>;
+export type ReviewItemInput = z.input<typeof ReviewItemSchema>;
 
 /** The wire shape of a review (the CLI prints it; the page reads it). */
 export interface ReviewJson {
@@ -50,7 +61,8 @@ export interface ReviewJson {
   created_at: string;
 }
 
-/** Issues of a failed parse as one line: what was wrong and where. */
-export function describeZodError(e: z.ZodError): string {
-  return e.issues.map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message)).join("; ");
+/** A field whose review changed since the page showed it: its current review (null: none now). */
+export interface ReviewConflictJson {
+  field: string;
+  current: ReviewJson | null;
 }

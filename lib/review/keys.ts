@@ -10,7 +10,8 @@ import { LABEL_KEYS } from "./humanLabel";
  * the queue's next item); with Shift they label and stay. x clears and stays, f / Shift+f move between
  * fields, n opens a note for the next review, z undoes this tab's last review, Enter after a
  * conflict saves over the other review. The trace page keeps j / k / u to move; the queue adds
- * s (skip) and o (open the trace page). No key does two things (keys.test.ts).
+ * s (skip) and o (open the trace page). No key does two things (keys.test.ts). Both pages read
+ * keys through `reviewAction` (app/_review/useReviewing.ts) and list them from here.
  */
 
 export type ReviewAction =
@@ -124,6 +125,24 @@ export const FIXTURE_KEY_HELP: readonly KeyHelpRow[] = [
     does: "add the field to the fixture set you used last, its human label expected",
   },
   { key: `Shift+${FIXTURE_KEYS.addToSet}`, does: "choose the fixture set (or name a new one), then add" },
+];
+
+/** The trace page's review keys, which its `?` list shows beside j / k / u. */
+export const TRACE_REVIEW_KEY_HELP: KeyHelpRow[] = [
+  ...reviewKeyHelp("the next trace of the filter"),
+  ...FIXTURE_KEY_HELP,
+];
+
+/** The queue's `?` list: the same review keys, then the queue's own. */
+export const QUEUE_REVIEW_KEY_HELP: KeyHelpRow[] = [
+  ...reviewKeyHelp("the queue's next item"),
+  ...QUEUE_KEY_HELP,
+  ...FIXTURE_KEY_HELP.map((k) => ({
+    ...k,
+    does: k.does.replace("the field", "the field you labelled last"),
+  })),
+  { key: "?", does: "show this list" },
+  { key: "Esc", does: "close this list" },
 ];
 
 /** Where the browser remembers the fixture set a field was last added to. */

@@ -1,6 +1,7 @@
 "use client";
 
 import { LabelChip } from "@/app/_components/LabelChip";
+import type { Label } from "@/lib/probe/schema";
 import { LABEL_KEYS } from "@/lib/review/humanLabel";
 import type { ReviewFieldView } from "./reviewView";
 
@@ -21,7 +22,7 @@ export function ReviewFieldRow({
   pending: boolean;
   onFocus: () => void;
   /** null clears; `moveOn` goes to the next trace after. */
-  onLabel: (label: string | null, moveOn: boolean) => void;
+  onLabel: (label: Label | null, moveOn: boolean) => void;
   onUndo: () => void;
 }) {
   const reviewed = (l: string) => f.human?.source === "review" && f.human.label === l;

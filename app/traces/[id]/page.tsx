@@ -16,6 +16,7 @@ import { neighbours } from "@/db/queries/traceList";
 import { traceInFilter } from "@/db/queries/tracePosition";
 import { GATE_LOG_FORM } from "@/lib/ingest/gateLogForm";
 import { askTermHits, markArgumentsBounded, readCallArguments } from "@/lib/probe/argumentMarks";
+import { TRACE_REVIEW_KEY_HELP } from "@/lib/review/keys";
 import { FieldLabels } from "./FieldLabels";
 import { GateCard } from "./GateCard";
 import { GateLogDecision, gateLogVerdicts } from "./GateLogDecision";
@@ -25,7 +26,6 @@ import { RecordCard } from "./RecordCard";
 import { ResponseText } from "./ResponseText";
 import { ReviewHistory } from "./ReviewHistory";
 import { ReviewPanel } from "./ReviewPanel";
-import { REVIEW_KEYS } from "./reviewKeys";
 import { reviewView } from "./reviewView";
 import { SideEffect } from "./SideEffect";
 import { ToolCall } from "./ToolCall";
@@ -130,7 +130,7 @@ export default async function TracePage({ params, searchParams }: Props) {
           backHref={backHref}
           filter={filter}
           inFilter={inFilter}
-          keys={REVIEW_KEYS}
+          keys={TRACE_REVIEW_KEY_HELP}
         />
       </div>
 

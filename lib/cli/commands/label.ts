@@ -2,17 +2,12 @@ import type { Command } from "commander";
 import { syncSeedSet } from "../../../db/queries/fixtureSeed";
 import { checkSetName, getSet } from "../../../db/queries/fixtureSets";
 import { writeHumanFields } from "../../../db/queries/fixtures";
-import {
-  type ReviewItem,
-  reviewJson,
-  reviewTransaction,
-  type SubmitResult,
-  writeReviews,
-} from "../../../db/queries/reviews";
-import { isUserError } from "../../errors";
+import { type ReviewItem, reviewJson, type SubmitResult, writeReviews } from "../../../db/queries/reviews";
+import { writeSync } from "../../../db/write";
+import { describeInvalid, isUserError } from "../../errors";
 import { FixtureError } from "../../fixtures/errors";
 import { LABELS } from "../../probe/schema";
-import { describeZodError, NoteSchema, ReviewerSchema } from "../../review/contract";
+import { NoteSchema, ReviewerSchema } from "../../review/contract";
 import { parseReviewLabel } from "../../review/humanLabel";
 import { cliDb } from "../db";
 import { UsageError } from "../usage";
@@ -76,9 +71,9 @@ export function registerLabel(program: Command): void {
         if (!/^[1-9][0-9]{0,15}$/.test(traceIdText))
           throw new UsageError(`the trace id must be a positive integer, got "${traceIdText}"`);
         const reviewer = ReviewerSchema.safeParse(opts.reviewer);
-        if (!reviewer.success) throw new UsageError(`--reviewer: ${describeZodError(reviewer.error)}`);
+        if (!reviewer.success) throw new UsageError(`--reviewer: ${describeInvalid(reviewer.error)}`);
         const note = NoteSchema.safeParse(opts.note);
-        if (!note.success) throw new UsageError(`--note: ${describeZodError(note.error)}`);
+        if (!note.success) throw new UsageError(`--note: ${describeInvalid(note.error)}`);
         const items = labelItems(assignments, opts.base);
         const set = opts.set;
         const db = cliDb();
@@ -98,7 +93,7 @@ export function registerLabel(program: Command): void {
         let made: ReturnType<typeof writeHumanFields> | null;
         try {
           // One IMMEDIATE transaction: the reviews and the fixtures they make land together or not at all.
-          ({ result, made } = reviewTransaction(db, () => {
+          ({ result, made } = writeSync(db, () => {
             const r = writeReviews(db, { traceId, reviewer: reviewer.data, note: note.data, items });
             const fields = items.map((it) => it.field);
             return {

@@ -2,36 +2,26 @@
 
 import { useEffect, useRef } from "react";
 import { LabelChip } from "@/app/_components/LabelChip";
-import type { ReviewJson } from "@/lib/review/contract";
-import { when } from "./when";
-
-export interface PendingConflict {
-  items: { field: string; label: string | null; base: number | null; undo?: boolean }[];
-  moveOn: boolean;
-  note: string;
-  conflicts: { field: string; current: ReviewJson | null }[];
-}
+import { When } from "@/app/_components/When";
+import type { Reviewing } from "./useReviewing";
 
 /**
  * Another review landed on the field since this page showed it: nothing was saved. Shows that
- * review (who, label, when, note) and offers to save ours over it (Enter) or keep theirs.
+ * review (who, label, when, note) beside the reviewer's own, and offers to save theirs over it
+ * (Enter) or keep the other. The one conflict notice of every page that reviews.
  */
-export function ConflictNotice({
-  conflict,
-  onResubmit,
-  onKeep,
-  pending,
-}: {
-  conflict: PendingConflict;
-  onResubmit: () => void;
-  onKeep: () => void;
-  pending: boolean;
-}) {
+export function ConflictNotice({ r }: { r: Reviewing }) {
+  return r.conflict ? <Notice key={r.conflict.conflicts.map((c) => c.current?.id).join()} r={r} /> : null;
+}
+
+function Notice({ r }: { r: Reviewing }) {
   const save = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     save.current?.focus();
     save.current?.scrollIntoView({ block: "center" });
   }, []);
+  const conflict = r.conflict;
+  if (!conflict) return null;
   const mine = new Map(conflict.items.map((i) => [i.field, i]));
   return (
     <div
@@ -45,26 +35,25 @@ export function ConflictNotice({
           const yours = mine.get(c.field);
           return (
             <li key={c.field} data-testid="conflict-field" data-field={c.field}>
-              <span className="font-mono">{c.field}</span>:{" "}
               {c.current ? (
                 <>
                   <span className="font-semibold" data-testid="conflict-reviewer">
                     {c.current.reviewer}
                   </span>{" "}
-                  {c.current.label ? (
-                    <>
-                      relabeled it <LabelChip label={c.current.label} />
-                    </>
-                  ) : (
-                    "cleared its review"
-                  )}{" "}
-                  <span className="text-amber-800">{when(c.current.created_at)}</span>
+                  {c.current.label ? "labelled" : "cleared"} <span className="font-mono">{c.field}</span>{" "}
+                  {c.current.label ? <LabelChip label={c.current.label} /> : null}{" "}
+                  <span className="text-amber-800">
+                    <When iso={c.current.created_at} />
+                  </span>
                   {c.current.note ? (
                     <span className="block pl-4 text-amber-900 italic">“{c.current.note}”</span>
                   ) : null}
                 </>
               ) : (
-                "the review you saw is gone (it has no review now)"
+                <>
+                  <span className="font-mono">{c.field}</span>: the review you saw is gone (it has no review
+                  now)
+                </>
               )}
               {yours ? (
                 <span className="block pl-4 text-amber-900">
@@ -79,8 +68,8 @@ export function ConflictNotice({
         <button
           ref={save}
           type="button"
-          disabled={pending}
-          onClick={onResubmit}
+          disabled={r.pending}
+          onClick={r.resubmit}
           className="rounded bg-amber-700 px-3 py-1 text-sm text-white disabled:opacity-60"
           data-testid="conflict-resubmit"
         >
@@ -88,7 +77,7 @@ export function ConflictNotice({
         </button>
         <button
           type="button"
-          onClick={onKeep}
+          onClick={r.keepTheirs}
           className="rounded border border-amber-500 bg-white px-3 py-1 text-sm"
           data-testid="conflict-keep"
         >

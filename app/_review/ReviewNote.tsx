@@ -1,45 +1,30 @@
 "use client";
 
-import type { RefObject } from "react";
 import { MAX_NOTE_LENGTH } from "@/lib/review/contract";
+import type { ReviewNoteState } from "./useReviewing";
 
 /** The note that goes with the next review: `n` opens it, Enter keeps it, Esc drops it. */
-export function ReviewNote({
-  note,
-  open,
-  box,
-  onChange,
-  onOpen,
-  onDone,
-}: {
-  note: string;
-  open: boolean;
-  box: RefObject<HTMLTextAreaElement | null>;
-  onChange: (note: string) => void;
-  onOpen: () => void;
-  /** `kept`: Enter (keep the note for the next review); else Esc (drop it). */
-  onDone: (kept: boolean) => void;
-}) {
+export function ReviewNote({ note }: { note: ReviewNoteState }) {
   const keys = (e: React.KeyboardEvent<HTMLTextAreaElement>) => {
     if (e.key === "Enter" && !e.shiftKey) {
       e.preventDefault();
       e.currentTarget.blur();
-      onDone(true);
+      note.done(true);
     } else if (e.key === "Escape") {
       e.preventDefault();
       e.currentTarget.blur();
-      onDone(false);
+      note.done(false);
     }
   };
   return (
     <div className="mt-2">
-      {open || note ? (
+      {note.open || note.text ? (
         <label className="block text-xs text-slate-600">
           Note for your next review <span className="text-slate-400">(Enter keeps it, Esc drops it)</span>
           <textarea
-            ref={box}
-            value={note}
-            onChange={(e) => onChange(e.target.value)}
+            ref={note.box}
+            value={note.text}
+            onChange={(e) => note.setText(e.target.value)}
             onKeyDown={keys}
             rows={2}
             maxLength={MAX_NOTE_LENGTH}
@@ -51,8 +36,9 @@ export function ReviewNote({
       ) : (
         <button
           type="button"
-          onClick={onOpen}
-          className="text-xs text-indigo-700 underline"
+          onClick={note.openBox}
+          // 24 px tall: on a phone the queue's label bar sits just below it.
+          className="inline-flex min-h-6 items-center text-xs text-indigo-700 underline"
           data-testid="add-note"
         >
           add a note <kbd className="font-mono text-slate-500 no-underline">n</kbd>
