@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { queryOne } from "./pages/e2eDb";
+import { MakeProbePage } from "./pages/MakeProbePage";
 import { SHOTS_DIR, shoot } from "./pages/shots";
 import { TracePage } from "./pages/TracePage";
 import { UploadPage } from "./pages/UploadPage";
@@ -101,4 +102,44 @@ test("a Langfuse trace export uploaded with no flags: read as Langfuse, every ca
   await expect(page.getByTestId("response-text")).toContainText("Why do programmers hate nature?");
   await trace.goto(traceOf("00d2804abb764b1b") ?? 0);
   await expect(page.getByTestId("response-text")).toContainText("I gathered some great ideas");
+});
+
+// A real Vercel AI SDK export whose one tool's one property is required (getWeather(location)): a
+// probe is made from it in the browser, probing the required property the user may leave out, and
+// the rejected generation is ingested with it. Expected labels written by hand: the user named San
+// Francisco, and the model copied it.
+test("a probe made in the browser from a real Langfuse generation, probing a required property", async ({
+  page,
+}) => {
+  const name = "vercel-aisdk-2025-11-17.trace.json";
+  const upload = new UploadPage(page);
+  await upload.upload({
+    name,
+    mimeType: "application/json",
+    buffer: readFileSync(join(import.meta.dirname, "..", "fixtures", "langfuse", name)),
+  });
+  await expect(upload.summary).toContainText("1 record: 0 ingested, 0 already stored, 1 rejected");
+  await expect(upload.errors).toContainText("(getWeather)");
+
+  await upload.openIngest();
+  const make = new MakeProbePage(page);
+  await make.fromFirstRejected();
+  await expect(make.tool).toHaveValue("getWeather");
+  await expect(make.user).toContainText("What is the weather like today in San Francisco?");
+  await expect(page.getByTestId("field-location").locator("..")).toContainText("required");
+  await make.probe("location", "Oakland");
+  await make.preview();
+  await expect(make.matched).toContainText("match 1 of the 1");
+  await expect(make.labels("location")).toHaveText("location: COPY 1");
+  await shoot(page, "make-probe-langfuse");
+  await make.save();
+
+  const t = queryOne<{ id: number; probe_id: string }>(
+    "SELECT id, probe_id FROM traces WHERE source = 'vercel-aisdk-2025-11-17.trace'",
+  );
+  expect(t?.probe_id).toBe("getWeather");
+  const trace = new TracePage(page);
+  await trace.goto(t?.id ?? 0);
+  await expect(trace.toolCall.getByTestId("call-name")).toHaveText("getWeather");
+  await expect(trace.argRow("location")).toContainText("San Francisco");
 });

@@ -3,7 +3,13 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { inspectGenerations } from "../formats/inspect";
 import { BROWSER_LOG_TOOLS, inspectSample } from "../formats/inspectTestKit";
-import { draftFromRecord, optionalProperties, parseProbe, probeFromDraft } from "./fromTrace";
+import {
+  draftFromRecord,
+  optionalProperties,
+  parseProbe,
+  probeableProperties,
+  probeFromDraft,
+} from "./fromTrace";
 import { rejectedWhatIf } from "./rejectedWhatIf";
 import { scheduleWindow } from "./testProbes";
 
@@ -160,10 +166,26 @@ describe("probeFromDraft", () => {
     expect(r.probe.tool?.name).toBe("book_room");
   });
 
-  it("refuses a required property, no field and a bad id, naming what was wrong", () => {
-    expect(probeFromDraft(draft, { id: "x", tool: "book_room", fields: ["when"], hidden: {} })).toEqual({
+  it("probes a required property too: the request may leave it out, and a model must then make it up or ask", () => {
+    const r = probeFromDraft(draft, {
+      id: "x",
+      tool: "book_room",
+      fields: ["when"],
+      hidden: { when: "11:00" },
+    });
+    if (!r.ok) throw new Error(r.error);
+    expect(r.probe.fields).toEqual(["when"]);
+    expect(probeableProperties(draft.tools[0])).toEqual([
+      { name: "room", required: false },
+      { name: "floor", required: false },
+      { name: "when", required: true },
+    ]);
+  });
+
+  it("refuses a field the schema does not have, no field and a bad id, naming what was wrong", () => {
+    expect(probeFromDraft(draft, { id: "x", tool: "book_room", fields: ["wen"], hidden: {} })).toEqual({
       ok: false,
-      error: 'fields: "when" is not an optional property of book_room',
+      error: 'fields: "wen" is not a property of book_room',
     });
     expect(probeFromDraft(draft, { id: "x", tool: "book_room", fields: [], hidden: {} }).ok).toBe(false);
     const bad = probeFromDraft(draft, { id: "has space", tool: "book_room", fields: ["room"], hidden: {} });

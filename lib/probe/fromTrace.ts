@@ -198,14 +198,33 @@ export function draftFromRecord(value: unknown): ProbeDraft {
   };
 }
 
-/** A tool's optional top-level schema properties: the fields a probe can probe. */
-export function optionalProperties(tool: Tool): string[] {
+/** A top-level schema property a probe can probe, and whether the schema requires it. */
+export interface ProbeableProperty {
+  name: string;
+  required: boolean;
+}
+
+/**
+ * Every top-level schema property of a tool, optional ones first: the fields a probe can probe. A
+ * required one is probeable too: the user's request may leave it out (When2Call's held-out
+ * parameters are required ones, and OpenAI's strict mode marks every property required), and a
+ * model that fills it with a value it was never shown is just what a probe is for.
+ */
+export function probeableProperties(tool: Tool): ProbeableProperty[] {
   const params = tool.parameters;
   if (!isObject(params) || !isObject(params.properties)) return [];
   const required = new Set(
     Array.isArray(params.required) ? params.required.filter((r) => typeof r === "string") : [],
   );
-  return Object.keys(params.properties).filter((k) => !required.has(k));
+  const all = Object.keys(params.properties).map((name) => ({ name, required: required.has(name) }));
+  return [...all.filter((p) => !p.required), ...all.filter((p) => p.required)];
+}
+
+/** A tool's optional top-level schema properties. */
+export function optionalProperties(tool: Tool): string[] {
+  return probeableProperties(tool)
+    .filter((p) => !p.required)
+    .map((p) => p.name);
 }
 
 export interface ProbeChoices {
@@ -224,10 +243,9 @@ export function probeFromDraft(
   const tool = draft.tools.find((t) => t.name === c.tool);
   if (!tool) return { ok: false, error: `tool: the request offered no tool "${c.tool}"` };
   if (c.fields.length === 0) return { ok: false, error: "fields: pick at least one probed field" };
-  const props = optionalProperties(tool);
+  const props = probeableProperties(tool).map((p) => p.name);
   for (const f of c.fields)
-    if (!props.includes(f))
-      return { ok: false, error: `fields: "${f}" is not an optional property of ${tool.name}` };
+    if (!props.includes(f)) return { ok: false, error: `fields: "${f}" is not a property of ${tool.name}` };
   const input: Record<string, unknown> = {
     id: c.id,
     system: draft.system,

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { connection } from "next/server";
 import { getDb } from "@/db/client";
 import { listProbes } from "@/db/queries/probes";
-import { optionalProperties, probeFromDraft } from "@/lib/probe/fromTrace";
+import { probeableProperties, probeFromDraft } from "@/lib/probe/fromTrace";
 import { rejectedWhatIf } from "@/lib/probe/rejectedWhatIf";
 import { SaveMadeProbe } from "./SaveMadeProbe";
 import { choicesOf, loadSource } from "./source";
@@ -55,7 +55,7 @@ export default async function NewProbePage({ searchParams }: Props) {
     );
   const choices = choicesOf(get, all);
   const tool = draft.tools.find((t) => t.name === choices.tool) ?? draft.tools[0];
-  const props = optionalProperties(tool);
+  const props = probeableProperties(tool);
   const id = choices.id || tool.name;
   const asked = get("preview") !== null;
   const made = asked ? probeFromDraft(draft, { ...choices, id, tool: tool.name }) : null;
@@ -81,8 +81,8 @@ export default async function NewProbePage({ searchParams }: Props) {
         <h1 className="text-xl font-semibold">Make a probe from this</h1>
         <p className="mt-1 text-sm text-slate-600">
           From {src.label}: the tool and its JSON schema, the request’s system and user messages as the world.
-          Pick the probed fields (optional properties) and what the world hides, see what the probe would do
-          to the records no probe matched, then save it.
+          Pick the probed fields (the schema's properties the request may leave out) and what the world hides,
+          see what the probe would do to the records no probe matched, then save it.
         </p>
       </div>
       <form method="get" className="space-y-4" data-testid="make-probe-form">
@@ -121,10 +121,10 @@ export default async function NewProbePage({ searchParams }: Props) {
           <legend className="font-medium">Probed fields and hidden facts</legend>
           {props.length === 0 ? (
             <p className="text-slate-500 italic">
-              {tool.name}’s schema has no optional properties: nothing to probe. Choose another tool.
+              {tool.name}’s schema has no properties: nothing to probe. Choose another tool.
             </p>
           ) : (
-            props.map((f) => (
+            props.map(({ name: f, required }) => (
               <div key={f} className="flex flex-wrap items-center gap-2">
                 <label className="flex min-w-32 items-center gap-2">
                   <input
@@ -135,6 +135,14 @@ export default async function NewProbePage({ searchParams }: Props) {
                     data-testid={`field-${f}`}
                   />
                   <code>{f}</code>
+                  {required ? (
+                    <span
+                      className="text-xs text-slate-500"
+                      title="the schema requires it: a model must fill it"
+                    >
+                      required
+                    </span>
+                  ) : null}
                 </label>
                 <input
                   name={`hidden.${f}`}
