@@ -107,7 +107,8 @@ test("a Langfuse trace export uploaded with no flags: read as Langfuse, every ca
 // A real Vercel AI SDK export whose one tool's one property is required (getWeather(location)): a
 // probe is made from it in the browser, probing the required property the user may leave out, and
 // the rejected generation is ingested with it. Expected labels written by hand: the user named San
-// Francisco, and the model copied it.
+// Francisco and the model passed it on, which the rules call INJECT (typed_by_user): the visible set
+// holds the user's single words ("san", "francisco"), never a value of two words.
 test("a probe made in the browser from a real Langfuse generation, probing a required property", async ({
   page,
 }) => {
@@ -130,7 +131,7 @@ test("a probe made in the browser from a real Langfuse generation, probing a req
   await make.probe("location", "Oakland");
   await make.preview();
   await expect(make.matched).toContainText("match 1 of the 1");
-  await expect(make.labels("location")).toHaveText("location: COPY 1");
+  await expect(make.labels("location")).toHaveText("location: INJECT 1");
   await shoot(page, "make-probe-langfuse");
   await make.save();
 

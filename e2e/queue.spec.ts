@@ -30,7 +30,7 @@ test.beforeAll(() => {
     ["queue-clash.jsonl", CLASH],
     ["queue-clear.jsonl", CLEAR],
     ["queue-meanwhile.jsonl", MEANWHILE],
-    ["queue-one.jsonl", UNDO],
+    ["queue-undo.jsonl", UNDO],
   ]) {
     const s = ingest(resolve("e2e", "fixtures", file), run);
     expect(s.rejected, JSON.stringify(s.errors)).toBe(0);

@@ -161,7 +161,7 @@ export function AddToSet({
           type="button"
           disabled={pending}
           onClick={() => void choose()}
-          className="text-indigo-700 underline disabled:opacity-50"
+          className="inline-flex min-h-6 items-center gap-1 text-indigo-700 underline disabled:opacity-50"
           data-testid="choose-set"
         >
           {set ? "another set" : "choose a set"} <kbd className="font-mono text-slate-500">Shift+a</kbd>

@@ -60,8 +60,8 @@ export function IngestCard({ ingest: g, linkErrors }: { ingest: IngestRow; linkE
         </p>
       ) : (
         <p data-testid="ingest-counts">
-          <strong>{fmt(g.records)}</strong> records: <strong>{fmt(g.ingested)}</strong> ingested,{" "}
-          {fmt(g.duplicates)} already stored,{" "}
+          <strong>{fmt(g.records)}</strong> record{g.records === 1 ? "" : "s"}:{" "}
+          <strong>{fmt(g.ingested)}</strong> ingested, {fmt(g.duplicates)} already stored,{" "}
           <strong className={g.rejected ? "text-red-700" : ""}>{fmt(g.rejected)}</strong> rejected
           {linkErrors && g.storedErrors > 0 ? (
             <>

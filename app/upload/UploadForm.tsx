@@ -243,7 +243,7 @@ function Status({ state }: { state: State }) {
         </p>
       ) : null}
       <p className="text-sm">
-        <strong>{s.records.toLocaleString("en-US")}</strong> records:{" "}
+        <strong>{s.records.toLocaleString("en-US")}</strong> record{s.records === 1 ? "" : "s"}:{" "}
         <strong>{s.ingested.toLocaleString("en-US")}</strong> ingested, {s.duplicates.toLocaleString("en-US")}{" "}
         already stored,{" "}
         <strong className={s.rejected ? "text-red-700" : ""}>{s.rejected.toLocaleString("en-US")}</strong>{" "}

@@ -60,7 +60,7 @@ export function printSummary(s: IngestSummary, seconds: number, json: boolean, i
   }
   const rate = Math.round(s.records / Math.max(seconds, 0.001));
   const lines = [
-    `${fmt(s.records)} records: ${fmt(s.ingested)} ingested, ${fmt(s.duplicates)} already stored, ${fmt(s.rejected)} rejected (${seconds.toFixed(1)} s, ${fmt(rate)} records/s)`,
+    `${fmt(s.records)} record${s.records === 1 ? "" : "s"}: ${fmt(s.ingested)} ingested, ${fmt(s.duplicates)} already stored, ${fmt(s.rejected)} rejected (${seconds.toFixed(1)} s, ${fmt(rate)} records/s)`,
   ];
   // Our own records need no word; another tool's format is named, with what showed it.
   for (const f of s.formats ?? [])
