@@ -19,7 +19,7 @@ import { openDb } from "../db/client";
 import { syncBuiltinProbes } from "../db/queries/probes";
 import { queueRescore } from "../db/queries/rescore/jobs";
 import { runRescore } from "../db/queries/rescore/run";
-import { ingestPaths } from "../lib/ingest/testIngest";
+import { ingestPaths } from "../db/testing/ingest";
 import { traceLines } from "./lib/generate";
 import { benchDir, fmt, load, writeLines } from "./lib/util";
 

@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDb } from "./client";
-import { migratedBefore } from "./migrationTestKit";
 import { nextQueueItem, queueProgress, resolveScope } from "./queries/queue";
 import { backfillAll, backfillPending } from "./queries/tagBackfill";
+import { migratedBefore } from "./testing/migrations";
 
 const dir = mkdtempSync(join(tmpdir(), "assumeprobe-queue-migration-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDb } from "./client";
-import { migratedBefore } from "./migrationTestKit";
+import { migratedBefore } from "./testing/migrations";
 
 const dir = mkdtempSync(join(tmpdir(), "assumeprobe-review-migration-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
-import { A, agentTurnsFile, B } from "../lib/formats/otlpTestKit";
+import { A, agentTurnsFile, B } from "../lib/testing/otlpFiles";
 import { ingest, traceIdsByExtId } from "./pages/e2eDb";
 import { RunPage } from "./pages/RunsPage";
 import { TracePage } from "./pages/TracePage";

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-import { buildEvalLog, inspectSample } from "../lib/formats/inspectTestKit";
+import { buildEvalLog, inspectSample } from "../lib/testing/inspectLogs";
 import { queryAll } from "./pages/e2eDb";
 import { MakeProbePage } from "./pages/MakeProbePage";
 import { shoot } from "./pages/shots";

@@ -4,11 +4,11 @@ import { bulkStatusAction } from "@/app/_review/bulkActions";
 import { rescoreStatusAction } from "@/app/_tuning/actions";
 import { closeDb } from "@/db/client";
 import { runningJobs } from "@/db/jobs/background";
-import { driftRun, startedBulk, startedBulkAdd } from "@/db/jobs/jobTestKit";
 import { bulkStep } from "@/db/queries/bulkReviews";
 import { bulkAddStep } from "@/db/queries/fixturesBulk";
 import { queueDashboardRescores } from "@/db/queries/rescore/jobs";
-import { tempDb } from "@/lib/ingest/testIngest";
+import { tempDb } from "@/db/testing/ingest";
+import { driftRun, startedBulk, startedBulkAdd } from "@/db/testing/jobs";
 
 const { db, cleanup } = tempDb("status-reads");
 const env = process.env.ASSUMEPROBE_DB;

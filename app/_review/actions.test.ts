@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDb } from "@/db/client";
 import { currentReviews } from "@/db/queries/reviews";
-import { loadReviewRun } from "@/db/queries/reviewTestKit";
+import { tempDb } from "@/db/testing/ingest";
+import { loadReviewRun } from "@/db/testing/reviews";
 import { setWriteWaitMs } from "@/db/write";
-import { tempDb } from "@/lib/ingest/testIngest";
 
 const { db, dir, cleanup } = tempDb("review-action");
 afterAll(cleanup);

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { type Db, openDb } from "@/db/client";
 import { currentLexiconVersion, saveLexicon } from "@/db/queries/lexicon";
 import { getProbe } from "@/db/queries/probes";
-import { tempDb } from "@/lib/ingest/testIngest";
+import { tempDb } from "@/db/testing/ingest";
 
 // The tuning pages' server actions on a real database: one refusal shape for bad input, the seed
 // break refused until confirmed, someone else's save said with the version to look at, and an

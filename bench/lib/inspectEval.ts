@@ -1,13 +1,13 @@
 import { createWriteStream } from "node:fs";
 import { Readable } from "node:stream";
 import yazl from "yazl";
-import { evalHeader, inspectSample } from "../../lib/formats/inspectTestKit";
 import { Rng } from "../../lib/generate/rng";
+import { evalHeader, inspectSample } from "../../lib/testing/inspectLogs";
 import { vocabWord } from "./generate";
 
 /**
  * A generated Inspect `.eval` log of about a given size (zip bytes) for `bench:ingest --eval`:
- * samples in Inspect's own shape (lib/formats/inspectTestKit.ts), each an agent turn of three
+ * samples in Inspect's own shape (lib/testing/inspectLogs.ts), each an agent turn of three
  * model generations offering schedule_window (a call, a question or a call, an answer), with
  * wordy system and user messages that every model event repeats in its input, as real logs do.
  * Written with yazl one entry at a time, so generating never holds more than one sample.

@@ -1,15 +1,12 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { inconsistencies, tempDb } from "../../lib/ingest/testIngest";
 import { projectRoot } from "../../lib/root";
 import { getBulkJob } from "../queries/bulkReviews";
 import { getBulkAdd } from "../queries/fixturesBulk";
 import { saveLexicon } from "../queries/lexicon";
 import { queueDashboardRescores } from "../queries/rescore/jobs";
-import { resumeJobs, runningJobs, startJob } from "./background";
-import { BULK_JOBS } from "./bulk";
-import { BULK_ADD_JOBS } from "./bulkAdd";
+import { inconsistencies, tempDb } from "../testing/ingest";
 import {
   addedTwiceOrNot,
   deadOwner,
@@ -18,7 +15,10 @@ import {
   startedBulk,
   startedBulkAdd,
   until,
-} from "./jobTestKit";
+} from "../testing/jobs";
+import { resumeJobs, runningJobs, startJob } from "./background";
+import { BULK_JOBS } from "./bulk";
+import { BULK_ADD_JOBS } from "./bulkAdd";
 import { abandonedJobs, claimLease, LEASE_MS, newLeaseOwner, ownerAlive } from "./lease";
 import { DASHBOARD_RESCORES } from "./rescore";
 
@@ -94,7 +94,7 @@ describe("a bulk relabel in a process that is killed", () => {
     const root = projectRoot();
     const child = spawn(
       process.execPath,
-      ["--import", "tsx", join(root, "db", "jobs", "jobTestKit.ts"), "bulk", db.path, String(job.id)],
+      ["--import", "tsx", join(root, "db", "testing", "jobs.ts"), "bulk", db.path, String(job.id)],
       {
         cwd: root,
         stdio: ["ignore", "ignore", "inherit"],
@@ -146,7 +146,7 @@ describe("a bulk add to a fixture set", () => {
     const root = projectRoot();
     const child = spawn(
       process.execPath,
-      ["--import", "tsx", join(root, "db", "jobs", "jobTestKit.ts"), "bulkAdd", db.path, String(job.id)],
+      ["--import", "tsx", join(root, "db", "testing", "jobs.ts"), "bulkAdd", db.path, String(job.id)],
       { cwd: root, stdio: ["ignore", "ignore", "inherit"] },
     );
     const exited = new Promise((r) => child.on("exit", r));
@@ -183,7 +183,7 @@ describe("a dashboard re-score in a process that is killed", () => {
     const root = projectRoot();
     const child = spawn(
       process.execPath,
-      ["--import", "tsx", join(root, "db", "jobs", "jobTestKit.ts"), "rescore", db.path, String(id)],
+      ["--import", "tsx", join(root, "db", "testing", "jobs.ts"), "rescore", db.path, String(id)],
       { cwd: root, stdio: ["ignore", "ignore", "inherit"] },
     );
     const exited = new Promise((r) => child.on("exit", r));

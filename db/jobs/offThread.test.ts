@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { tempDb } from "../../lib/ingest/testIngest";
 import { writeReviews } from "../queries/reviews";
 import { whatIf } from "../queries/whatIf";
+import { tempDb } from "../testing/ingest";
+import { driftRun } from "../testing/jobs";
 import { writeSync } from "../write";
 import { CALLS } from "./calls";
-import { driftRun } from "./jobTestKit";
 import { CallRefused, CallTimedOut, callOffThread } from "./offThread";
 
 const { db, cleanup } = tempDb("calls");

@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { register } from "../../instrumentation";
-import { tempDb } from "../../lib/ingest/testIngest";
 import { closeDb } from "../client";
 import { bulkStep, getBulkJob } from "../queries/bulkReviews";
 import { bulkAddStep, getBulkAdd } from "../queries/fixturesBulk";
 import { queueDashboardRescores } from "../queries/rescore/jobs";
+import { tempDb } from "../testing/ingest";
 import {
   addedTwiceOrNot,
   deadOwner,
@@ -13,7 +13,7 @@ import {
   startedBulk,
   startedBulkAdd,
   until,
-} from "./jobTestKit";
+} from "../testing/jobs";
 
 const { db, cleanup } = tempDb("resume");
 const env = { db: process.env.ASSUMEPROBE_DB, runtime: process.env.NEXT_RUNTIME };

@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { A, agentTurnsFile, B, chatSpan, line } from "../../lib/formats/otlpTestKit";
 import { TURN_FORMS } from "../../lib/ingest/agentTurns";
-import { ingestText, tempDb } from "../../lib/ingest/testIngest";
+import { A, agentTurnsFile, B, chatSpan, line } from "../../lib/testing/otlpFiles";
 import { parseTraceFilter } from "../../lib/traceFilter";
+import { ingestText, tempDb } from "../testing/ingest";
+import { expectConsistent } from "../testing/rescore";
 import { TURN_ROWS } from "./agentTurns";
-import { expectConsistent } from "./rescore/rescoreTestKit";
 import { rereadAllRuns } from "./rescore/run";
 import { getRunSummary } from "./runs";
 import { listTraces } from "./traceList";

@@ -1,11 +1,11 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempDb } from "../../lib/ingest/testIngest";
 import { groupProbes } from "../../lib/probeGroups";
 import { agreementByGroup } from "../../lib/review/agreementView";
 import { humanLabel } from "../../lib/review/humanLabel";
+import { tempDb } from "../testing/ingest";
+import { applyReviewSteps, loadQueueRuns, reviewSteps } from "../testing/queue";
 import { type AgreementCount, agreementCounts, probesWithRuns } from "./agreement";
-import { applyReviewSteps, loadQueueRuns, reviewSteps } from "./queueTestKit";
 
 const { db, cleanup } = tempDb("agreement");
 afterAll(cleanup);

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ingestText, tempDb, traceLine } from "../../lib/ingest/testIngest";
 import { parseTraceFilter } from "../../lib/traceFilter";
 import { openDb } from "../client";
 import { BULK_JOBS, runBulk } from "../jobs/bulk";
 import { abandonedJobs, claimLease, LEASE_MS } from "../jobs/lease";
+import { ingestText, tempDb, traceLine } from "../testing/ingest";
+import { reviewInconsistencies } from "../testing/reviews";
 import { writeSync } from "../write";
 import {
   BulkError,
@@ -15,7 +16,6 @@ import {
   startBulk,
 } from "./bulkReviews";
 import { currentReviews, writeReviews } from "./reviews";
-import { reviewInconsistencies } from "./reviewTestKit";
 
 const { db, dir, cleanup } = tempDb("bulk");
 afterAll(cleanup);

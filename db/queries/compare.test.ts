@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ingestText, tempDb, traceLine } from "../../lib/ingest/testIngest";
+import { ingestText, tempDb, traceLine } from "../testing/ingest";
 import { changedTraces, labelTransitions } from "./compare";
 
 const { db, cleanup } = tempDb("compare");

@@ -1,16 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseFixtureLine } from "../../lib/fixtures/exportLine";
 import { worldSnapshot } from "../../lib/fixtures/world";
-import { tempDb } from "../../lib/ingest/testIngest";
 import { builtinProbes } from "../../lib/probe/builtin";
 import type { Probe } from "../../lib/probe/schema";
 import type { Db } from "../client";
+import { fixtureDb, joinLines, linesOf } from "../testing/fixtures";
+import { tempDb } from "../testing/ingest";
 import { exportFixtureLines } from "./fixtureExport";
 import { importFixtures } from "./fixtureImport";
 import { syncSeedSet } from "./fixtureSeed";
 import { fixtureTransaction, getSet, writableSet } from "./fixtureSets";
 import { addTraceFields, writeFixture } from "./fixtures";
-import { fixtureDb, joinLines, linesOf } from "./fixtureTestKit";
 import { getProbe, listProbeVersions, saveProbe } from "./probes";
 
 let db: Db;

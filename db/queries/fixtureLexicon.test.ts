@@ -1,14 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { scorerChanges } from "../../lib/fixtures/configuration";
 import { parseFixtureLine } from "../../lib/fixtures/exportLine";
-import { tempDb } from "../../lib/ingest/testIngest";
 import type { Db } from "../client";
+import { fixtureDb, joinLines, linesOf } from "../testing/fixtures";
+import { tempDb } from "../testing/ingest";
 import { exportFixtureLines } from "./fixtureExport";
 import { importFixtures } from "./fixtureImport";
 import { rerunSet } from "./fixtureRuns";
 import { syncSeedSet } from "./fixtureSeed";
 import { addTraceFields } from "./fixtures";
-import { fixtureDb, joinLines, linesOf } from "./fixtureTestKit";
 import { currentLexicon, saveLexicon } from "./lexicon";
 
 let db: Db;

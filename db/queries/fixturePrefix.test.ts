@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../client";
+import { fixtureDb } from "../testing/fixtures";
 import { PREFIX_MATCHES, resolveFixturePrefix } from "./fixtureList";
 import { getSet } from "./fixtureSets";
-import { fixtureDb } from "./fixtureTestKit";
 
 let db: Db;
 let cleanup: () => void;

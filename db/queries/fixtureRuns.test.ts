@@ -2,9 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { builtinProbes } from "../../lib/probe/builtin";
 import type { Probe } from "../../lib/probe/schema";
 import type { Db } from "../client";
+import { fixtureDb } from "../testing/fixtures";
 import { listReruns, rerunAll, rerunSet } from "./fixtureRuns";
 import { addTraceFields } from "./fixtures";
-import { fixtureDb } from "./fixtureTestKit";
 import { saveProbe } from "./probes";
 
 let db: Db;

@@ -2,11 +2,11 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FixtureError } from "../../lib/fixtures/errors";
 import type { HistoryEntry } from "../../lib/fixtures/exportLine";
 import type { Db } from "../client";
+import { fixtureDb } from "../testing/fixtures";
 import { writeSync } from "../write";
 import { syncSeedSet } from "./fixtureSeed";
 import { createSet, deleteFixture, deleteSet, getSet } from "./fixtureSets";
 import { addTraceFields } from "./fixtures";
-import { fixtureDb } from "./fixtureTestKit";
 import { writeReviews } from "./reviews";
 
 import { deleteRun, getRunByName } from "./runs";

@@ -1,14 +1,14 @@
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FixtureError } from "../../lib/fixtures/errors";
-import { ingestText, traceLine } from "../../lib/ingest/testIngest";
 import type { Label } from "../../lib/probe/schema";
 import { parseTraceFilter } from "../../lib/traceFilter";
 import type { Db } from "../client";
+import { fixtureDb } from "../testing/fixtures";
+import { ingestText, traceLine } from "../testing/ingest";
 import { writeSync } from "../write";
 import { getSet } from "./fixtureSets";
 import { addFilterToSet, type BulkAddSpec, countBulkAdd } from "./fixturesBulk";
-import { fixtureDb } from "./fixtureTestKit";
 import { currentReviews, writeReviews } from "./reviews";
 
 let db: Db;

@@ -3,9 +3,9 @@ import { type GateDecisionRecord, redactDecision } from "../../lib/gate/decision
 import { fact } from "../../lib/gate/facts";
 import { sideEffect } from "../../lib/gate/sideEffect";
 import { GATE_LOG_PROBE, readGateLogResult } from "../../lib/ingest/gateLog";
-import { inconsistencies, ingestText, tempDb, traceLine } from "../../lib/ingest/testIngest";
 import { responsePreview } from "../../lib/preview";
 import type { Db } from "../client";
+import { inconsistencies, ingestText, tempDb, traceLine } from "../testing/ingest";
 import { exportBatches, exportScope } from "./exportRun";
 import { getRunSummary, listRunSummaries } from "./runs";
 import { listTraces } from "./traceList";

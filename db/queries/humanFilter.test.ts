@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ANY_FIELD } from "../../lib/ingest/tags";
-import { ingestText, tempDb } from "../../lib/ingest/testIngest";
 import { HUMAN_FILTERS, matchesHumanFilter } from "../../lib/review/humanFilter";
 import { humanLabel, isReviewed } from "../../lib/review/humanLabel";
 import { parseTraceFilter } from "../../lib/traceFilter";
+import { ingestText, tempDb } from "../testing/ingest";
+import { loadReviewRun } from "../testing/reviews";
 import { writeSync } from "../write";
 import { currentReviews, writeReviews } from "./reviews";
-import { loadReviewRun } from "./reviewTestKit";
 import { listTraces, neighbours } from "./traceList";
 
 const { db, cleanup } = tempDb("human-filter");

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { hostname } from "node:os";
 import { afterAll, describe, expect, it } from "vitest";
-import { tempDb } from "../../lib/ingest/testIngest";
+import { tempDb } from "../testing/ingest";
 import { beginIngestBatch, markInterruptedIngests } from "./ingestBatches";
 
 const { db, cleanup } = tempDb("batches");

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { inconsistencies, ingestText, tempDb, traceLine } from "../../lib/ingest/testIngest";
+import { inconsistencies, ingestText, tempDb, traceLine } from "../testing/ingest";
 import { listIngestErrors, listIngests } from "./ingestList";
 
 const { db, cleanup } = tempDb("errors-per-ingest");

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { prepareError, prepareTrace } from "../../lib/ingest/prepare";
-import { traceLine } from "../../lib/ingest/testIngest";
 import { interpretRecord } from "../../lib/ingest/traceRecord";
 import { builtinProbes, DEFAULT_PROBE_ID } from "../../lib/probe/builtin";
+import { traceLine } from "../testing/ingest";
 import { packError, packTrace, unpackError, unpackTrace } from "./ingestTransfer";
 
 const probes = builtinProbes();

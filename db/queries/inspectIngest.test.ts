@@ -3,6 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
+import { ingestSources } from "../../lib/ingest/pipeline";
+import { rescoreStored, type StoredTrace } from "../../lib/ingest/rescore";
+import { builtinProbes } from "../../lib/probe/builtin";
 import {
   buildEvalLog,
   buildZip,
@@ -10,13 +13,10 @@ import {
   inspectSample,
   withCorruptEntry,
   withMethod,
-} from "../../lib/formats/inspectTestKit";
-import { ingestSources } from "../../lib/ingest/pipeline";
-import { rescoreStored, type StoredTrace } from "../../lib/ingest/rescore";
-import { ingestPaths, ingestText, tempDb } from "../../lib/ingest/testIngest";
-import { builtinProbes } from "../../lib/probe/builtin";
+} from "../../lib/testing/inspectLogs";
+import { ingestPaths, ingestText, tempDb } from "../testing/ingest";
+import { expectConsistent } from "../testing/rescore";
 import { createIngestStore } from "./ingestStore";
-import { expectConsistent } from "./rescore/rescoreTestKit";
 
 /** Inspect logs through the real store (a SQLite file): `.eval` zips built here, and the zip's failures. */
 

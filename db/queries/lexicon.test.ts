@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { ingestText, tempDb } from "../../lib/ingest/testIngest";
 import { EMPTY_LEXICON } from "../../lib/lexicon/lexicon";
+import { ingestText, tempDb } from "../testing/ingest";
 import {
   currentLexicon,
   currentLexiconVersion,

@@ -1,11 +1,11 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { tempDb } from "../../lib/ingest/testIngest";
 import { applyLexiconEdit, LexiconError } from "../../lib/lexicon/lexicon";
 import { builtinProbes } from "../../lib/probe/builtin";
 import { compileProbe } from "../../lib/probe/compile";
 import { type Probe, ProbeSchema, StoredProbeSchema } from "../../lib/probe/schema";
 import { scoreTrace } from "../../lib/probe/score";
 import { LexiconEntriesSchema } from "../../lib/tuning/contract";
+import { tempDb } from "../testing/ingest";
 import { currentLexicon, saveLexicon } from "./lexicon";
 import { lexiconMutationCheck } from "./mutation";
 import { getProbe, saveProbeConfiguration } from "./probes";

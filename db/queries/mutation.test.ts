@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ingestText, tempDb } from "../../lib/ingest/testIngest";
 import { describeMutant } from "../../lib/tuning/mutation";
+import { ingestText, tempDb } from "../testing/ingest";
 import { syncSeedSet } from "./fixtureSeed";
 import { addTraceFields } from "./fixtures";
 import { saveLexicon } from "./lexicon";

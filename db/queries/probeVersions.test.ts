@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { ingestText, tempDb } from "../../lib/ingest/testIngest";
 import { variant } from "../../lib/probe/testProbes";
+import { ingestText, tempDb } from "../testing/ingest";
 import { getProbe, listProbeVersions, ProbeEditError, saveProbe, saveProbeConfiguration } from "./probes";
 
 const { db, cleanup } = tempDb("probe-versions");

@@ -1,6 +1,8 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempDb } from "../../lib/ingest/testIngest";
+import { tempDb } from "../testing/ingest";
+import { applyReviewSteps, loadQueueRuns, reviewSteps, slowQueue } from "../testing/queue";
+import { reviewInconsistencies } from "../testing/reviews";
 import { writeSync } from "../write";
 import {
   nextQueueItem,
@@ -13,9 +15,7 @@ import {
   resolveScope,
   runsWithWaiting,
 } from "./queue";
-import { applyReviewSteps, loadQueueRuns, reviewSteps, slowQueue } from "./queueTestKit";
 import { currentReviews, writeReviews } from "./reviews";
-import { reviewInconsistencies } from "./reviewTestKit";
 
 const { db, cleanup } = tempDb("queue");
 afterAll(cleanup);

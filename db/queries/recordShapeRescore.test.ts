@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ingestText, tempDb, traceLine } from "../../lib/ingest/testIngest";
 import { parseTraceFilter } from "../../lib/traceFilter";
+import { ingestText, tempDb, traceLine } from "../testing/ingest";
+import { expectConsistent } from "../testing/rescore";
 import { pendingRescores } from "./rescore/jobs";
-import { expectConsistent } from "./rescore/rescoreTestKit";
 import { runPendingRescores } from "./rescore/run";
 import { listTraces } from "./traceList";
 

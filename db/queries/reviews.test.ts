@@ -1,8 +1,9 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tag } from "../../lib/ingest/tags";
-import { tempDb } from "../../lib/ingest/testIngest";
 import { LABELS, type Label } from "../../lib/probe/schema";
+import { tempDb } from "../testing/ingest";
+import { loadReviewRun, reviewInconsistencies } from "../testing/reviews";
 import { writeSync } from "../write";
 import {
   currentReviewLabelsOf,
@@ -15,7 +16,6 @@ import {
   reviewHistory,
   writeReviews,
 } from "./reviews";
-import { loadReviewRun, reviewInconsistencies } from "./reviewTestKit";
 import { getRunSummary } from "./runs";
 
 const { db, cleanup } = tempDb("reviews");

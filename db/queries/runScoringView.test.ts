@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { ingestText, tempDb, traceLine } from "../../lib/ingest/testIngest";
+import { ingestText, tempDb, traceLine } from "../testing/ingest";
 import { saveLexicon } from "./lexicon";
 import { runScoringView, staleRuns } from "./runScoringView";
 

@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { tempDb } from "../../lib/ingest/testIngest";
 import { openDb } from "../client";
+import { tempDb } from "../testing/ingest";
 import { secretPath } from "./serverSecret";
 import { createSession, deleteSession, findSession, SESSION_DAYS } from "./sessions";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ingestText, tempDb } from "../../lib/ingest/testIngest";
+import { ingestText, tempDb } from "../testing/ingest";
 import { writeSync } from "../write";
 import { addTraceFields } from "./fixtures";
 import { writeReviews } from "./reviews";

@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempDb } from "../../lib/ingest/testIngest";
+import { tempDb } from "../testing/ingest";
+import { loadQueueRuns, slowQueue } from "../testing/queue";
+import { reviewInconsistencies } from "../testing/reviews";
 import { writeSync } from "../write";
 import { nextQueueItem, queueProgress, resolveScope } from "./queue";
-import { loadQueueRuns, slowQueue } from "./queueTestKit";
 import { writeReviews } from "./reviews";
-
-import { reviewInconsistencies } from "./reviewTestKit";
 import { backfillAll, backfillPending, backfillState, backfillStep } from "./tagBackfill";
 
 const { db, cleanup } = tempDb("backfill");

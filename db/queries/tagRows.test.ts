@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { MAX_SIGNED_TRACE_ID, packTagRow, tagSignature } from "../../lib/ingest/tagSignature";
-import { ingestText, tempDb, traceLine } from "../../lib/ingest/testIngest";
 import { parseTraceFilter } from "../../lib/traceFilter";
+import { ingestText, tempDb, traceLine } from "../testing/ingest";
 import { listTraces } from "./traceList";
 
 const { db, cleanup } = tempDb("tag-rows");

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cutOf } from "../../lib/budget/jsonBudget";
-import { ingestText, tempDb } from "../../lib/ingest/testIngest";
 import { markArgumentsBounded } from "../../lib/probe/argumentMarks";
 import { compileProbe } from "../../lib/probe/compile";
 import { parseTraceFilter } from "../../lib/traceFilter";
+import { ingestText, tempDb } from "../testing/ingest";
 import { getTraceDetail } from "./traceDetail";
 import { listTraces } from "./traceList";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tagSignature } from "../../lib/ingest/tagSignature";
-import { ingestText, tempDb, traceLine } from "../../lib/ingest/testIngest";
 import { parseTraceFilter } from "../../lib/traceFilter";
+import { ingestText, tempDb, traceLine } from "../testing/ingest";
 import { COUNT_SAMPLE, ftsQuery, listTraces, neighbours, PAGE_SIZE, SEARCH_COUNT_CAP } from "./traceList";
 
 const { db, cleanup } = tempDb("trace-list");

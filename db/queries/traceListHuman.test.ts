@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ingestText, tempDb, traceLine } from "../../lib/ingest/testIngest";
 import { checkTraceFilter, HUMAN_FILTERS, parseTraceFilter } from "../../lib/traceFilter";
+import { ingestText, tempDb, traceLine } from "../testing/ingest";
 import { COUNT_SAMPLE, listTraces, matchingTraceIds, neighbours } from "./traceList";
 
 const { db, cleanup } = tempDb("trace-list-human");

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ingestText, tempDb, traceLine } from "../../lib/ingest/testIngest";
 import { parseTraceFilter } from "../../lib/traceFilter";
+import { ingestText, tempDb, traceLine } from "../testing/ingest";
 import { listTraces } from "./traceList";
 import { countBefore, pageHolding, traceInFilter } from "./tracePosition";
 

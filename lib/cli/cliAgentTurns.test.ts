@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { A, agentTurnsFile, B } from "../formats/otlpTestKit";
+import { A, agentTurnsFile, B } from "../testing/otlpFiles";
 import { cliSandbox } from "./testCli";
 
 const box = cliSandbox("agentturns");

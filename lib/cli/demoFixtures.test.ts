@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { setSummary } from "../../db/queries/fixtureList";
 import { listReruns, rerunReport } from "../../db/queries/fixtureRuns";
 import { getProbe, listProbeVersions } from "../../db/queries/probes";
-import { ingestPaths, tempDb } from "../ingest/testIngest";
+import { ingestPaths, tempDb } from "../../db/testing/ingest";
 import { projectRoot } from "../root";
 import { loadDemoFixtures } from "./demoFixtures";
 import { loadDemoReviews } from "./demoReviews";

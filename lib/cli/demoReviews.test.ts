@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { currentReviews } from "../../db/queries/reviews";
-import { reviewInconsistencies } from "../../db/queries/reviewTestKit";
-import { ingestPaths, tempDb } from "../ingest/testIngest";
+import { ingestPaths, tempDb } from "../../db/testing/ingest";
+import { reviewInconsistencies } from "../../db/testing/reviews";
 import { projectRoot } from "../root";
 import { loadDemoReviews } from "./demoReviews";
 

@@ -1,6 +1,6 @@
 import Database from "better-sqlite3";
 import { afterAll, expect, it } from "vitest";
-import { inconsistencies } from "../ingest/testIngest";
+import { inconsistencies } from "../../db/testing/ingest";
 import { ARGS, cliSandbox } from "./testCli";
 
 const box = cliSandbox("concurrent");

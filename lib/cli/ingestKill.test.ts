@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, expect, it } from "vitest";
-import { inconsistencies } from "../ingest/testIngest";
+import { inconsistencies } from "../../db/testing/ingest";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const N = 100_000;

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { isModelMismatch } from "../probe/score";
+import { BROWSER_LOG_TOOLS } from "../testing/inspectLogs";
 import type { Generation, SpanRead } from "./generation";
 import { inspectGenerations, inspectModel, readInspectGeneration, readInspectSample } from "./inspect";
-import { BROWSER_LOG_TOOLS } from "./inspectTestKit";
 
 const gens = (r: SpanRead[] | { error: string }): Generation[] => {
   if (!Array.isArray(r)) throw new Error(r.error);

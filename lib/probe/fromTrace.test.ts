@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { inspectGenerations } from "../formats/inspect";
-import { BROWSER_LOG_TOOLS, inspectSample } from "../formats/inspectTestKit";
+import { BROWSER_LOG_TOOLS, inspectSample } from "../testing/inspectLogs";
 import {
   draftFromRecord,
   optionalProperties,

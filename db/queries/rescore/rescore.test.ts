@@ -4,15 +4,15 @@ import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { ingestPaths, ingestText, tempDb } from "../../../lib/ingest/testIngest";
 import { projectRoot } from "../../../lib/root";
 import { parseTraceFilter } from "../../../lib/traceFilter";
 import { type Db, openDb } from "../../client";
+import { ingestPaths, ingestText, tempDb } from "../../testing/ingest";
+import { expectConsistent, snapshot } from "../../testing/rescore";
 import { syncBuiltinProbes } from "../probes";
 import { backfillAll } from "../tagBackfill";
 import { listTraces } from "../traceList";
 import { pendingRescores } from "./jobs";
-import { expectConsistent, snapshot } from "./rescoreTestKit";
 import { rereadAllRuns, runPendingRescores } from "./run";
 
 /** What setup does after a migration: the queued re-scores, then the review queue's tags of older traces. */

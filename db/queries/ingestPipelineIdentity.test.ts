@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
-import type { IngestSummary } from "./pipeline";
-import { inconsistencies, ingestPaths, ingestText, tempDb, traceLine } from "./testIngest";
+import type { IngestSummary } from "../../lib/ingest/pipeline";
+import { inconsistencies, ingestPaths, ingestText, tempDb, traceLine } from "../testing/ingest";
 
 const { db, dir, cleanup } = tempDb("identity");
 afterAll(cleanup);

@@ -3,11 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import type Database from "better-sqlite3";
-import { type Db, openDb } from "../../db/client";
-import { createIngestStore } from "../../db/queries/ingestStore";
-import { syncBuiltinProbes } from "../../db/queries/probes";
-import { type IngestOptions, type IngestSummary, ingestSources } from "./pipeline";
-import { openSource, sourceName } from "./readSource";
+import { type IngestOptions, type IngestSummary, ingestSources } from "../../lib/ingest/pipeline";
+import { openSource, sourceName } from "../../lib/ingest/readSource";
+import { type Db, openDb } from "../client";
+import { createIngestStore } from "../queries/ingestStore";
+import { syncBuiltinProbes } from "../queries/probes";
 
 /** A fresh database file under the system temp folder, migrated, with the built-in probes. */
 export function tempDb(prefix: string): { db: Db; dir: string; cleanup: () => void } {

@@ -1,22 +1,23 @@
 /**
  * The job room's test kit: a run of traces whose timezone fields a bulk relabel takes, the check
  * that a job did each field exactly once, and (run as a script) a runner in a process of its own
- * that a test can kill: `node --import tsx db/jobs/jobTestKit.ts bulk|bulkAdd|rescore DB_PATH JOB_ID`.
+ * that a test can kill: `node --import tsx db/testing/jobs.ts bulk|bulkAdd|rescore DB_PATH JOB_ID`.
  * A bulk add takes the same run's fields once a reviewer has labelled them.
  */
 import { execFileSync } from "node:child_process";
 import { hostname } from "node:os";
-import { ingestText, traceLine } from "../../lib/ingest/testIngest";
+import { join } from "node:path";
 import { parseTraceFilter } from "../../lib/traceFilter";
 import { type Db, openDb } from "../client";
+import { runBulk } from "../jobs/bulk";
+import { runBulkAdd } from "../jobs/bulkAdd";
+import { runLeasedRescore } from "../jobs/rescore";
 import { type BulkJob, countBulk, getBulkJob, startBulk } from "../queries/bulkReviews";
 import { type BulkAddJob, countBulkAdd, getBulkAdd, startBulkAdd } from "../queries/fixturesBulk";
 import { writeReviews } from "../queries/reviews";
-import { reviewInconsistencies } from "../queries/reviewTestKit";
 import { writeSync } from "../write";
-import { runBulk } from "./bulk";
-import { runBulkAdd } from "./bulkAdd";
-import { runLeasedRescore } from "./rescore";
+import { ingestText, traceLine } from "./ingest";
+import { reviewInconsistencies } from "./reviews";
 
 /** A run of `n` traces whose timezone field the scorer labels DRIFT (no ask term in the reply). */
 export async function driftRun(db: Db, run: string, n: number): Promise<number> {
@@ -117,7 +118,7 @@ export async function until(check: () => boolean, ms = 20_000, what = "the condi
   }
 }
 
-if (process.argv[1]?.endsWith("jobTestKit.ts") && process.argv.length === 5) {
+if (process.argv[1]?.endsWith(join("db", "testing", "jobs.ts")) && process.argv.length === 5) {
   const [kind, path, id] = process.argv.slice(2);
   const db = openDb(path);
   // Small batches, a pause between: slow enough for a test to kill it part way.

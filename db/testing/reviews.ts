@@ -4,9 +4,9 @@
  */
 import { tagSignature } from "../../lib/ingest/tagSignature";
 import { traceTags } from "../../lib/ingest/tags";
-import { inconsistencies, ingestText, traceLine } from "../../lib/ingest/testIngest";
 import type { TraceScore } from "../../lib/probe/score";
 import type { Db } from "../client";
+import { inconsistencies, ingestText, traceLine } from "./ingest";
 
 const text = (t: string) => ({ response: { text: t, tool_calls: [] } });
 

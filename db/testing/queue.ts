@@ -5,7 +5,6 @@
  */
 import fc from "fast-check";
 import { expect } from "vitest";
-import { ingestText, traceLine } from "../../lib/ingest/testIngest";
 import { LABELS, type Label } from "../../lib/probe/schema";
 import type { TraceScore } from "../../lib/probe/score";
 import { variant } from "../../lib/probe/testProbes";
@@ -19,10 +18,11 @@ import {
   slotRule,
 } from "../../lib/review/queueRules";
 import type { Db } from "../client";
+import { saveProbe } from "../queries/probes";
+import type { QueueItem, QueueProgress, ResolvedScope } from "../queries/queue";
+import { currentReviews, writeReviews } from "../queries/reviews";
 import { writeSync } from "../write";
-import { saveProbe } from "./probes";
-import type { QueueItem, QueueProgress, ResolvedScope } from "./queue";
-import { currentReviews, writeReviews } from "./reviews";
+import { ingestText, traceLine } from "./ingest";
 
 const text = (t: string) => ({ response: { text: t, tool_calls: [] } });
 const ARGS = { user_id: "u_9182", starts_at: "2026-09-08T09:00:00" };

@@ -1,11 +1,11 @@
 /** What re-score tests compare: every trace's stored columns and tag rows, and a brute-force recount. */
 import { expect } from "vitest";
-import { tagSignature } from "../../../lib/ingest/tagSignature";
-import { traceTags } from "../../../lib/ingest/tags";
-import { inconsistencies } from "../../../lib/ingest/testIngest";
-import type { TraceScore } from "../../../lib/probe/score";
-import type { Db } from "../../client";
-import { currentReviewLabelsOf } from "../reviews";
+import { tagSignature } from "../../lib/ingest/tagSignature";
+import { traceTags } from "../../lib/ingest/tags";
+import type { TraceScore } from "../../lib/probe/score";
+import type { Db } from "../client";
+import { currentReviewLabelsOf } from "../queries/reviews";
+import { inconsistencies } from "./ingest";
 
 export interface Row {
   key: string;

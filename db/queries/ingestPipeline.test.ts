@@ -3,15 +3,15 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
-import { createIngestStore } from "../../db/queries/ingestStore";
 import {
   BATCH_BYTES,
   describeFailure,
   type IngestSummary,
   ingestSources,
   type SourceFailure,
-} from "./pipeline";
-import { ARGS, inconsistencies, ingestPaths, ingestText, tempDb, traceLine } from "./testIngest";
+} from "../../lib/ingest/pipeline";
+import { ARGS, inconsistencies, ingestPaths, ingestText, tempDb, traceLine } from "../testing/ingest";
+import { createIngestStore } from "./ingestStore";
 
 const { db, dir, cleanup } = tempDb("pipeline");
 afterAll(cleanup);

@@ -13,7 +13,7 @@ import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 export function migratedBefore(scratch: string, path: string, before: string): Database.Database {
   const folder = mkdtempSync(join(scratch, `migrations-before-${before}-`));
   mkdirSync(join(folder, "meta"), { recursive: true });
-  const src = join(import.meta.dirname, "migrations");
+  const src = join(import.meta.dirname, "..", "migrations");
   const journal = JSON.parse(readFileSync(join(src, "meta", "_journal.json"), "utf8"));
   journal.entries = journal.entries.filter((e: { tag: string }) => e.tag < before);
   writeFileSync(join(folder, "meta", "_journal.json"), JSON.stringify(journal));

@@ -1,10 +1,10 @@
 /** Test helpers for fixtures: a database with the review run, and lines from strings. */
 import { Readable } from "node:stream";
 import { type NumberedLine, numberedLines } from "../../lib/fixtures/lines";
-import { tempDb } from "../../lib/ingest/testIngest";
 import type { Db } from "../client";
-import { syncSeedSet } from "./fixtureSeed";
-import { loadReviewRun } from "./reviewTestKit";
+import { syncSeedSet } from "../queries/fixtureSeed";
+import { tempDb } from "./ingest";
+import { loadReviewRun } from "./reviews";
 
 export async function fixtureDb(prefix: string): Promise<{
   db: Db;

@@ -1,9 +1,14 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ingestText, tempDb } from "../ingest/testIngest";
-import { WHEN2CALL_RUN } from "../ingest/when2call";
-import { splitSide, splitWhen2Call, WHEN2CALL_MEASURE_RUN, WHEN2CALL_TRAIN_RUN } from "./split";
+import { WHEN2CALL_RUN } from "../../lib/ingest/when2call";
+import {
+  splitSide,
+  splitWhen2Call,
+  WHEN2CALL_MEASURE_RUN,
+  WHEN2CALL_TRAIN_RUN,
+} from "../../lib/tuning/split";
+import { ingestText, tempDb } from "../testing/ingest";
 
 const FILE = readFileSync(join(__dirname, "../../fixtures/when2call/when2call_test_llm_judge.jsonl"), "utf8");
 const t = tempDb("split");

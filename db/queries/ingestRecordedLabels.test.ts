@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { ingestText, tempDb, traceLine } from "./testIngest";
+import { ingestText, tempDb, traceLine } from "../testing/ingest";
 
 const { db, cleanup } = tempDb("recorded-labels");
 afterAll(cleanup);

@@ -1,9 +1,9 @@
 import { Readable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
-import { createIngestStore } from "../../db/queries/ingestStore";
-import { type IngestSummary, ingestSources } from "./pipeline";
-import { MAX_NESTING } from "./records";
-import { inconsistencies, ingestText, tempDb, traceLine } from "./testIngest";
+import { type IngestSummary, ingestSources } from "../../lib/ingest/pipeline";
+import { MAX_NESTING } from "../../lib/ingest/records";
+import { inconsistencies, ingestText, tempDb, traceLine } from "../testing/ingest";
+import { createIngestStore } from "./ingestStore";
 
 const { db, cleanup } = tempDb("one-record");
 afterAll(cleanup);
