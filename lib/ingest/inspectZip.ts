@@ -33,22 +33,43 @@ function open(path: string): Promise<yauzl.ZipFile> {
   });
 }
 
-/** Every entry of the central directory (names and places, not contents). */
-function entriesOf(zip: yauzl.ZipFile): Promise<yauzl.Entry[]> {
-  return new Promise((resolve, reject) => {
-    const entries: yauzl.Entry[] = [];
-    zip.on("entry", (e: yauzl.Entry) => {
-      entries.push(e);
+/**
+ * The central directory's entries one at a time (names and places, not contents): each is asked
+ * for only when the one before is done with, so a log of a million samples never holds their
+ * entries together (yauzl's entries pin parts of the directory they were read from).
+ */
+async function* entriesOf(zip: yauzl.ZipFile): AsyncGenerator<yauzl.Entry> {
+  for (;;) {
+    const next = await new Promise<yauzl.Entry | null>((resolve, reject) => {
+      const onEntry = (e: yauzl.Entry) => {
+        settle();
+        resolve(e);
+      };
+      const onEnd = () => {
+        settle();
+        resolve(null);
+      };
+      const onError = (e: Error) => {
+        settle();
+        reject(
+          new ZipUnreadable(
+            `the zip's central directory cannot be read: ${e.message}; nothing of it was read`,
+          ),
+        );
+      };
+      const settle = () => {
+        zip.off("entry", onEntry);
+        zip.off("end", onEnd);
+        zip.off("error", onError);
+      };
+      zip.on("entry", onEntry);
+      zip.on("end", onEnd);
+      zip.on("error", onError);
       zip.readEntry();
     });
-    zip.once("end", () => resolve(entries));
-    zip.once("error", (e: Error) =>
-      reject(
-        new ZipUnreadable(`the zip's central directory cannot be read: ${e.message}; nothing of it was read`),
-      ),
-    );
-    zip.readEntry();
-  });
+    if (next === null) return;
+    yield next;
+  }
 }
 
 /** Why an entry cannot be inflated here, before reading it; null when it can. */
@@ -108,16 +129,25 @@ export interface InspectZip {
   close(): void;
 }
 
-/** Opens a `.eval` log: its central directory, then its header (or, unfinished, its journal's start). */
+/**
+ * Opens a `.eval` log: its central directory read once for the header (or, unfinished, its
+ * journal's start) and the count of samples, keeping no entry; the samples are then read in a
+ * second pass over the directory, one entry at a time.
+ */
 export async function openInspectZip(path: string, maxBytes: number): Promise<InspectZip> {
-  const zip = await open(path);
+  const first = await open(path);
+  let sampleCount = 0;
+  let model: string | null = null;
   try {
-    const entries = await entriesOf(zip);
-    let model: string | null = null;
+    const heads = new Map<string, yauzl.Entry>();
+    for await (const e of entriesOf(first)) {
+      if (SAMPLE.test(e.fileName)) sampleCount++;
+      else if (e.fileName === "header.json" || e.fileName === "_journal/start.json") heads.set(e.fileName, e);
+    }
     for (const name of ["header.json", "_journal/start.json"]) {
-      const e = entries.find((x) => x.fileName === name);
+      const e = heads.get(name);
       if (!e) continue;
-      const bytes = await readEntry(zip, e, maxBytes);
+      const bytes = await readEntry(first, e, maxBytes);
       if (Buffer.isBuffer(bytes)) {
         try {
           model = zipLogModel(JSON.parse(bytes.toString("utf8")));
@@ -127,30 +157,31 @@ export async function openInspectZip(path: string, maxBytes: number): Promise<In
       }
       if (model !== null) break;
     }
-    const samples = entries.filter((e) => SAMPLE.test(e.fileName));
-    return {
-      model,
-      sampleCount: samples.length,
-      async *samples() {
-        let n = 0;
-        for (const e of samples) {
-          n++;
-          const bytes = await readEntry(zip, e, maxBytes);
-          const at = {
-            line: n,
-            path: e.fileName,
-            end: e.relativeOffsetOfLocalHeader + e.compressedSize,
-            compressed: e.compressedSize,
-          };
-          yield Buffer.isBuffer(bytes)
-            ? { ...at, bytes }
-            : { ...at, bytes: Buffer.alloc(0), error: `${e.fileName}: ${bytes.error}` };
-        }
-      },
-      close: () => zip.close(),
-    };
-  } catch (e) {
-    zip.close();
-    throw e;
+  } finally {
+    first.close();
   }
+  let second: yauzl.ZipFile | null = null;
+  return {
+    model,
+    sampleCount,
+    async *samples() {
+      second = await open(path);
+      let n = 0;
+      for await (const e of entriesOf(second)) {
+        if (!SAMPLE.test(e.fileName)) continue;
+        n++;
+        const bytes = await readEntry(second, e, maxBytes);
+        const at = {
+          line: n,
+          path: e.fileName,
+          end: e.relativeOffsetOfLocalHeader + e.compressedSize,
+          compressed: e.compressedSize,
+        };
+        yield Buffer.isBuffer(bytes)
+          ? { ...at, bytes }
+          : { ...at, bytes: Buffer.alloc(0), error: `${e.fileName}: ${bytes.error}` };
+      }
+    },
+    close: () => second?.close(),
+  };
 }
