@@ -98,7 +98,7 @@ function checkReviewer(name: string): string {
 function scopeWhere(kind: RoundScope): string {
   if (kind === "run") return "t.run_id = (SELECT id FROM runs WHERE name = ?)";
   if (kind === "probe") return "t.probe_id = ?";
-  return "coalesce(t.model, t.payload_model) = ?";
+  return "t.run_id IN (SELECT id FROM runs WHERE model = ?)";
 }
 
 /**
