@@ -5,6 +5,7 @@ import { z } from "zod";
 import { type ActionFail, refusal, validated } from "@/app/_lib/validatedAction";
 import { currentReviewer } from "@/app/_review/reviewer";
 import { getDb } from "@/db/client";
+import { type RoundAddResult, writeRoundToSet } from "@/db/queries/fixturesRound";
 import { createRound, writeAdjudication, writeBlindReview } from "@/db/queries/rounds";
 import { write } from "@/db/write";
 import { LabelSchema } from "@/lib/probe/schema";
@@ -107,4 +108,40 @@ export async function adjudicateAction(
       return refusal(e, "adjudication failed", "the label could not be saved: try again");
     }
   });
+}
+
+const RoundToSetSchema = z.object({
+  roundId: z.number().int().positive(),
+  set: z.string().trim().min(1, "name the fixture set").max(100),
+  single: z.boolean().default(false),
+});
+
+export type RoundToSetResult = ({ ok: true } & RoundAddResult) | ActionFail;
+
+/** Adds a round's settled fields (agreed, adjudicated; single ones when asked) to a fixture set. */
+export async function addRoundToSetAction(
+  input: z.input<typeof RoundToSetSchema>,
+): Promise<RoundToSetResult> {
+  return validated(
+    RoundToSetSchema,
+    input,
+    async (d) => {
+      const { name: reviewer } = await currentReviewer();
+      if (!reviewer) return needsName;
+      try {
+        const db = getDb();
+        const r = await write(
+          db,
+          () => writeRoundToSet(db, d.roundId, d.set, reviewer, { single: d.single }),
+          {
+            waitMs: 60_000,
+          },
+        );
+        return { ok: true, ...r } as const;
+      } catch (e) {
+        return refusal(e, "round not added", "the fields could not be added: try again");
+      }
+    },
+    { labels: { set: "Fixture set" } },
+  );
 }

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { connection } from "next/server";
 import { currentReviewer } from "@/app/_review/reviewer";
 import { NewRoundForm } from "@/app/_rounds/NewRoundForm";
+import { RoundToSetForm } from "@/app/_rounds/RoundToSetForm";
 import { getDb } from "@/db/client";
 import { modelsWithRuns } from "@/db/queries/agreement";
 import { listRounds } from "@/db/queries/rounds";
@@ -104,6 +105,7 @@ export default async function RoundsPage() {
         )}
       </section>
       <NewRoundForm serverReviewer={reviewer} runs={runs} probes={probes} models={modelsWithRuns(db)} />
+      <RoundToSetForm rounds={rounds.map((r) => ({ id: r.id, name: r.name }))} />
     </div>
   );
 }
