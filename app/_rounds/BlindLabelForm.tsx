@@ -78,7 +78,7 @@ export function BlindLabelForm({
       data-testid={mode === "blind" ? "blind-form" : "adjudicate-form"}
     >
       <ReviewerLine reviewer={reviewer} />
-      <div className="grid grid-cols-3 gap-2 sm:grid-cols-6">
+      <div className="grid grid-cols-3 gap-2">
         {LABELS.map((label, i) => (
           <button
             key={label}

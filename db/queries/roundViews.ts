@@ -37,6 +37,20 @@ export function blindField(db: Db, traceId: number, field: string): BlindField |
   };
 }
 
+/** A response's tool calls for reading: arguments sent as a JSON string are shown parsed. */
+export function readableCalls(calls: unknown[]): unknown[] {
+  return calls.map((c) => {
+    if (!c || typeof c !== "object") return c;
+    const call = c as { arguments?: unknown };
+    if (typeof call.arguments !== "string") return c;
+    try {
+      return { ...call, arguments: JSON.parse(call.arguments) };
+    } catch {
+      return c;
+    }
+  });
+}
+
 export interface RoundReviewView {
   id: number;
   kind: string;

@@ -6,7 +6,7 @@ import { currentReviewer } from "@/app/_review/reviewer";
 import { BlindLabelForm } from "@/app/_rounds/BlindLabelForm";
 import { RevealCard } from "@/app/_rounds/Reveal";
 import { getDb } from "@/db/client";
-import { blindField, disputedCount, disputedFields, reveal } from "@/db/queries/roundViews";
+import { blindField, disputedCount, disputedFields, readableCalls, reveal } from "@/db/queries/roundViews";
 
 export const metadata: Metadata = { title: "Adjudication" };
 
@@ -92,7 +92,9 @@ export default async function AdjudicatePage({ searchParams }: Props) {
               ) : (
                 <p className="text-sm text-slate-500 italic">no text</p>
               )}
-              {f.response.tool_calls.length ? <SafeJsonBlock value={f.response.tool_calls} /> : null}
+              {f.response.tool_calls.length ? (
+                <SafeJsonBlock value={readableCalls(f.response.tool_calls)} />
+              ) : null}
               <p className="text-sm">
                 <a href={`/traces/${item.traceId}`} className="text-indigo-700 underline">
                   Open the trace page

@@ -9,7 +9,7 @@ import { NextField } from "@/app/_rounds/NextField";
 import { RevealCard } from "@/app/_rounds/Reveal";
 import { getDb } from "@/db/client";
 import { type Claim, claimNext, getRound, type Round } from "@/db/queries/rounds";
-import { blindField, reveal, reviewerProgress } from "@/db/queries/roundViews";
+import { blindField, readableCalls, reveal, reviewerProgress } from "@/db/queries/roundViews";
 import { write } from "@/db/write";
 import { isUserError } from "@/lib/errors";
 import { accessToken } from "@/lib/http/accessToken";
@@ -194,7 +194,7 @@ function BlindField({
             )}
             <h3 className="text-xs font-medium text-slate-500 uppercase">Tool calls</h3>
             {f.response.tool_calls.length ? (
-              <SafeJsonBlock value={f.response.tool_calls} testId="blind-calls" />
+              <SafeJsonBlock value={readableCalls(f.response.tool_calls)} testId="blind-calls" />
             ) : (
               <p className="text-sm text-slate-500 italic">no tool call</p>
             )}
