@@ -132,4 +132,10 @@ test("a blind round: two reviewers disagree, the field is adjudicated and goes t
     ),
   ).toEqual([{ expected: "DRIFT", settled: "adjudicated" }]);
   await shoot(lead, "blind-rounds");
+  const fixture = queryOne<{ identity: string }>(
+    "SELECT identity FROM fixtures WHERE set_id = (SELECT id FROM fixture_sets WHERE name = ?)",
+    "pilot-settled",
+  ) as { identity: string };
+  await lead.goto(`/fixtures/pilot-settled/${fixture.identity}`);
+  await expect(lead.getByTestId("settled")).toHaveText("(adjudicated)");
 });
