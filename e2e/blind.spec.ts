@@ -49,6 +49,14 @@ test("a blind round: two reviewers disagree, the field is adjudicated and goes t
 
   // ana gets a field: the world and the response, nothing that names the scorer's label.
   const ana = await as(browser, "ana");
+  // Every server-component answer the blind page's browser receives (prefetches of the header's
+  // links included), read until ana saves.
+  const flights: Promise<string>[] = [];
+  let saving = false;
+  ana.on("response", (r) => {
+    if (!saving && (r.headers()["content-type"] ?? "").includes("text/x-component"))
+      flights.push(r.text().catch(() => ""));
+  });
   await ana.goto(roundPath);
   await expect(ana.getByTestId("blind-page")).toHaveAttribute("data-state", "field");
   const traceId = Number(await ana.getByTestId("blind-page").getAttribute("data-trace-id"));
@@ -81,6 +89,9 @@ test("a blind round: two reviewers disagree, the field is adjudicated and goes t
     answers.push(await res.text());
     await route.fulfill({ response: res });
   });
+  await ana.waitForLoadState("networkidle");
+  for (const f of await Promise.all(flights)) expect(names(f, ours)).toBe(false);
+  saving = true;
   await ana.keyboard.press("1");
   await expect(ana.getByTestId("blind-page")).toHaveAttribute("data-state", "reveal");
   await expect(ana.getByTestId("reveal-ours")).toHaveText(ours);
