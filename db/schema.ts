@@ -280,8 +280,91 @@ export const reviews = sqliteTable(
     note: text().notNull().default(""),
     replaces: integer(),
     createdAt: text("created_at").notNull().default(now),
+    /** The blind round a `blind` or `adjudication` review belongs to (docs: SCHEMA of blind rounds). */
+    roundId: integer("round_id").references(() => reviewRounds.id, { onDelete: "set null" }),
+    /** 'review' (ordinary), 'blind' (made in a round without seeing the scorer or others), 'adjudication'. */
+    kind: text().notNull().default("review"),
   },
-  (t) => [index("reviews_trace").on(t.traceId, t.field, t.id)],
+  (t) => [
+    index("reviews_trace").on(t.traceId, t.field, t.id),
+    /** Agreement and round states: each reviewer's first blind review of a field without a scan. */
+    index("reviews_kind").on(t.kind, t.traceId, t.field, t.reviewer, t.id),
+  ],
+);
+
+/**
+ * A blind round: fields in a scope (a run, a probe or a model) offered to reviewers without the
+ * scorer's label or other reviews, up to `reviews_per_field` reviews each (lib/review/rounds.ts).
+ */
+export const reviewRounds = sqliteTable("review_rounds", {
+  id: integer().primaryKey({ autoIncrement: true }),
+  name: text().notNull().unique(),
+  /** 'run' | 'probe' | 'model'. */
+  scopeKind: text("scope_kind").notNull(),
+  scopeValue: text("scope_value").notNull(),
+  reviewsPerField: integer("reviews_per_field").notNull().default(2),
+  /** JSON array of reviewer names; null: anyone. */
+  participants: text(),
+  /** The seed of the round's field order. */
+  seed: integer().notNull().default(0),
+  createdBy: text("created_by").notNull(),
+  createdAt: text("created_at").notNull().default(now),
+  closedAt: text("closed_at"),
+});
+
+/**
+ * A round's fields in the round's (seeded, random) order: `pos` is the order. `taken` counts the
+ * blind reviews plus live leases; `open` is 1 while taken < the round's N (the claim reads only
+ * open rows, by index). `state`: open | single | agreed | disputed | adjudicated.
+ */
+export const roundFields = sqliteTable(
+  "round_fields",
+  {
+    roundId: integer("round_id")
+      .notNull()
+      .references(() => reviewRounds.id, { onDelete: "cascade" }),
+    pos: integer().notNull(),
+    traceId: integer("trace_id")
+      .notNull()
+      .references(() => traces.id, { onDelete: "cascade" }),
+    field: text().notNull(),
+    taken: integer().notNull().default(0),
+    reviewed: integer().notNull().default(0),
+    open: integer().notNull().default(1),
+    state: text().notNull().default("open"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.roundId, t.pos] }),
+    uniqueIndex("round_fields_field").on(t.roundId, t.traceId, t.field),
+    index("round_fields_open").on(t.roundId, t.open, t.pos),
+    index("round_fields_state").on(t.roundId, t.state, t.pos),
+    index("round_fields_trace").on(t.traceId, t.field),
+  ],
+);
+
+/**
+ * Leases: a field of a round handed to a reviewer. `state`: live (until `expires_at`), done (the
+ * reviewer's blind review landed) or lapsed (expired unreviewed). Rows stay, so a field never goes
+ * twice to one reviewer.
+ */
+export const roundClaims = sqliteTable(
+  "round_claims",
+  {
+    roundId: integer("round_id")
+      .notNull()
+      .references(() => reviewRounds.id, { onDelete: "cascade" }),
+    traceId: integer("trace_id").notNull(),
+    field: text().notNull(),
+    reviewer: text().notNull(),
+    pos: integer().notNull(),
+    expiresAt: text("expires_at").notNull(),
+    state: text().notNull().default("live"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.roundId, t.traceId, t.field, t.reviewer] }),
+    index("round_claims_reviewer").on(t.roundId, t.reviewer, t.pos),
+    index("round_claims_live").on(t.roundId, t.state, t.expiresAt),
+  ],
 );
 
 /**
@@ -465,6 +548,8 @@ export const fixtures = sqliteTable(
     sourceTraceId: integer("source_trace_id").references(() => traces.id, { onDelete: "set null" }),
     /** [{expected, reviewer, note, at}], oldest first. */
     history: text().notNull(),
+    /** How the expected label was settled: 'single' (one review), 'agreed' or 'adjudicated' (a blind round). */
+    settled: text().notNull().default("single"),
     createdAt: text("created_at").notNull().default(now),
     updatedAt: text("updated_at").notNull().default(now),
   },
