@@ -308,3 +308,13 @@ export function interRater(patterns: Iterable<ReviewPattern>, options: Bootstrap
     ),
   };
 }
+
+/** A figure to two decimals, or "none": the one form on the page and on the command line. */
+export function figureText(x: number | null): string {
+  return x === null ? "none" : x.toFixed(2);
+}
+
+/** A 95% interval as "0.61–0.78", or "none". */
+export function intervalText(i: Interval | null): string {
+  return i === null ? "none" : `${i.low.toFixed(2)}–${i.high.toFixed(2)}`;
+}
