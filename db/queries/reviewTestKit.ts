@@ -6,6 +6,8 @@ import { tagSignature } from "../../lib/ingest/tagSignature";
 import { traceTags } from "../../lib/ingest/tags";
 import { inconsistencies, ingestText, traceLine } from "../../lib/ingest/testIngest";
 import type { TraceScore } from "../../lib/probe/score";
+import { DISPUTED } from "../../lib/review/humanLabel";
+import { fieldRound, type KindedReview } from "../../lib/review/rounds";
 import type { Db } from "../client";
 
 const text = (t: string) => ({ response: { text: t, tool_calls: [] } });
@@ -40,7 +42,8 @@ export async function loadReviewRun(db: Db, run = "reviews"): Promise<Map<string
 
 /**
  * What the write path must keep true, recounted the slow way: every trace's tag rows are exactly
- * the tags of its stored score with its current reviews (newest per field, read by a full scan),
+ * the tags of its stored score with its current reviews (newest per field, or as blind rounds
+ * decide: lib/review/rounds.ts; read by a full scan),
  * each row carries the signature of that set (or -1 when `unsigned` lists the trace), and the
  * run counts equal a recount of the rows. Returns the differences (empty when consistent).
  */
@@ -59,16 +62,21 @@ export function reviewInconsistencies(db: Db, unsigned: ReadonlySet<number> = ne
     recorded: string | null;
     text: string | null;
   }[];
-  const all = db.sqlite.prepare("SELECT trace_id, field, label FROM reviews ORDER BY id").all() as {
-    trace_id: number;
-    field: string;
-    label: string | null;
-  }[];
-  const current = new Map<number, Record<string, string | null>>();
+  const all = db.sqlite
+    .prepare("SELECT id, trace_id, field, label, kind, reviewer FROM reviews ORDER BY id")
+    .all() as (KindedReview & { trace_id: number; field: string })[];
+  const perField = new Map<string, KindedReview[]>();
   for (const r of all) {
-    const m = current.get(r.trace_id) ?? {};
-    m[r.field] = r.label;
-    current.set(r.trace_id, m);
+    const key = `${r.trace_id}\u0000${r.field}`;
+    perField.set(key, [...(perField.get(key) ?? []), r]);
+  }
+  const current = new Map<number, Record<string, string | null>>();
+  for (const [key, list] of perField) {
+    const [traceId, field] = key.split("\u0000");
+    const m = current.get(Number(traceId)) ?? {};
+    const { current: cur } = fieldRound(list);
+    m[field] = cur ? cur.label : DISPUTED;
+    current.set(Number(traceId), m);
   }
   const rows = db.sqlite.prepare(
     "SELECT n.name AS name, x.sig AS sig FROM trace_tags x JOIN tag_names n ON n.id = x.tag_id WHERE x.run_id = ? AND x.trace_id = ?",

@@ -21,7 +21,8 @@ import { type CurrentReviewLabels, humanTags, queueTags, tag, traceTags } from "
 import { LABELS, type Label } from "../../lib/probe/schema";
 import type { TraceScore } from "../../lib/probe/score";
 import { MAX_NOTE_LENGTH, MAX_REVIEWER_LENGTH, type ReviewJson } from "../../lib/review/contract";
-import { type HumanLabel, humanLabel, undoLabel } from "../../lib/review/humanLabel";
+import { DISPUTED, type HumanLabel, humanLabel, undoLabel } from "../../lib/review/humanLabel";
+import { type FieldState, fieldRound, type ReviewKind } from "../../lib/review/rounds";
 import type { Db } from "../client";
 import { findTagId, tagId } from "./tags";
 
@@ -36,6 +37,15 @@ export interface Review {
   /** The review that was current when this one was written. */
   replaces: number | null;
   createdAt: string;
+  /** 'review', 'blind' or 'adjudication' (lib/review/rounds.ts). */
+  kind: ReviewKind;
+  roundId: number | null;
+  /**
+   * Set on a field's current review when blind reviews decide it (lib/review/rounds.ts). A
+   * disputed field's current review is its newest with `label` null and `disputed` true.
+   */
+  state?: FieldState;
+  disputed?: boolean;
 }
 
 export interface ReviewItem {
@@ -53,6 +63,14 @@ export interface ReviewSubmission {
   reviewer: string;
   note?: string;
   items: ReviewItem[];
+  /**
+   * 'review' (default), 'blind' or 'adjudication' (lib/review/rounds.ts). A blind review's base is
+   * the reviewer's own newest blind review of the field (one chain per reviewer); the others' is
+   * the field's current review.
+   */
+  kind?: ReviewKind;
+  /** The round of a blind review or adjudication. */
+  roundId?: number | null;
 }
 
 export interface ReviewConflict {
@@ -79,7 +97,7 @@ export class ReviewError extends UserError<ReviewErrorCode> {}
 const MAX_REVIEWER = MAX_REVIEWER_LENGTH;
 const MAX_NOTE = MAX_NOTE_LENGTH;
 
-const REVIEW_COLUMNS = `id, trace_id AS traceId, field, label, reviewer, note, replaces, created_at AS createdAt`;
+const REVIEW_COLUMNS = `id, trace_id AS traceId, field, label, reviewer, note, replaces, created_at AS createdAt, kind, round_id AS roundId`;
 
 type Stmt = Database.Statement<unknown[]>;
 
@@ -95,6 +113,7 @@ interface Statements {
   count: Stmt;
   dropZero: Stmt;
   history: Stmt;
+  ownBlind: Stmt;
 }
 
 const statements = new WeakMap<Db["sqlite"], Statements>();
@@ -107,13 +126,20 @@ function prepared(db: Db): Statements {
       trace: p(
         "SELECT id, run_id AS runId, probe_id AS probeId, result, human, recorded, json_extract(response, '$.text') AS text FROM traces WHERE id = ?",
       ),
+      // Each field's newest review, and every blind review and adjudication (blind rounds decide
+      // the current review from them: lib/review/rounds.ts).
       current: p(
-        `SELECT ${REVIEW_COLUMNS} FROM reviews WHERE id IN (SELECT max(id) FROM reviews WHERE trace_id = ? GROUP BY field)`,
+        `SELECT ${REVIEW_COLUMNS} FROM reviews WHERE id IN (SELECT max(id) FROM reviews WHERE trace_id = ? GROUP BY field)
+         UNION SELECT ${REVIEW_COLUMNS} FROM reviews WHERE kind IN ('blind', 'adjudication') AND trace_id = ?`,
       ),
       byId: p(`SELECT ${REVIEW_COLUMNS} FROM reviews WHERE id = ?`),
       insert: p(
-        `INSERT INTO reviews(trace_id, field, label, reviewer, note, replaces) VALUES (?, ?, ?, ?, ?, ?)
+        `INSERT INTO reviews(trace_id, field, label, reviewer, note, replaces, kind, round_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
          RETURNING ${REVIEW_COLUMNS}`,
+      ),
+      ownBlind: p(
+        `SELECT ${REVIEW_COLUMNS} FROM reviews WHERE kind = 'blind' AND trace_id = ? AND field = ? AND reviewer = ?
+         ORDER BY id DESC LIMIT 1`,
       ),
       sigOf: p("SELECT sig FROM trace_tags WHERE run_id = ? AND tag_id = ? AND trace_id = ?").pluck(),
       // One statement for all the trace's rows: its tag ids come as a JSON array.
@@ -154,10 +180,38 @@ interface TraceRow {
   text: string | null;
 }
 
+/**
+ * Per field, its current review from its reviews (its newest, its blind reviews and
+ * adjudications): the newest, unless blind rounds decide it (lib/review/rounds.ts).
+ */
+function currentOf(rows: Review[]): Map<string, Review> {
+  const byField = new Map<string, Review[]>();
+  for (const r of rows) {
+    const list = byField.get(r.field);
+    if (list) list.push(r);
+    else byField.set(r.field, [r]);
+  }
+  const out = new Map<string, Review>();
+  for (const [field, list] of byField) {
+    if (list.length === 1 && list[0].kind === "review") {
+      out.set(field, list[0]);
+      continue;
+    }
+    const { state, current } = fieldRound(list);
+    if (current) out.set(field, state ? { ...current, state } : current);
+    else {
+      // Disputed: the newest review stands (what a submission names as its base), with no label.
+      const newest = list.reduce((a, b) => (b.id > a.id ? b : a));
+      out.set(field, { ...newest, label: null, state: "disputed", disputed: true });
+    }
+  }
+  return out;
+}
+
 /** The current review of every reviewed field of a trace. */
 export function currentReviews(db: Db, traceId: number): Map<string, Review> {
-  const rows = prepared(db).current.all(traceId) as Review[];
-  return new Map(rows.map((r) => [r.field, r]));
+  const rows = prepared(db).current.all(traceId, traceId) as Review[];
+  return currentOf(rows);
 }
 
 /** A trace's current review per field, or null when there is no such trace (what the review pages poll). */
@@ -208,7 +262,7 @@ function checkSubmission(s: ReviewSubmission, fields: Record<string, unknown>): 
 
 function labelsOf(current: Map<string, Review>): Record<string, string | null> {
   const out: Record<string, string | null> = {};
-  for (const [f, r] of current) out[f] = r.label;
+  for (const [f, r] of current) out[f] = r.disputed ? DISPUTED : r.label;
   return out;
 }
 
@@ -228,28 +282,40 @@ export function writeReviews(db: Db, s: ReviewSubmission): SubmitResult {
   const score = JSON.parse(t.result) as TraceScore;
   checkSubmission(s, score.fields);
   const current = currentReviews(db, t.id);
+  const kind = s.kind ?? "review";
+  const reviewer = s.reviewer.trim();
+  // The review each item is checked against and replaces: a blind review's chain is its reviewer's.
+  const chain = new Map<string, Review | undefined>();
+  for (const it of s.items)
+    chain.set(
+      it.field,
+      kind === "blind"
+        ? (q.ownBlind.get(t.id, it.field, reviewer) as Review | undefined)
+        : current.get(it.field),
+    );
   const conflicts: ReviewConflict[] = [];
   for (const it of s.items) {
-    const cur = current.get(it.field) ?? null;
+    const cur = chain.get(it.field) ?? null;
     if ((cur?.id ?? null) !== it.base) conflicts.push({ field: it.field, current: cur });
   }
   if (conflicts.length > 0) return { ok: false, conflicts };
 
-  const reviewer = s.reviewer.trim();
   const note = s.note ?? "";
   const before = labelsOf(current);
   const written: Review[] = [];
   for (const it of s.items) {
-    const cur = current.get(it.field);
+    const cur = chain.get(it.field);
     let label = it.label;
     if (it.undo) {
       if (!cur) throw new ReviewError("nothing_to_undo", `field "${it.field}" has no review to undo`);
       label = undoLabel(cur, (id) => getReview(db, id));
     }
-    written.push(q.insert.get(t.id, it.field, label, reviewer, note, cur?.id ?? null) as Review);
+    written.push(
+      q.insert.get(t.id, it.field, label, reviewer, note, cur?.id ?? null, kind, s.roundId ?? null) as Review,
+    );
   }
-  const after: Record<string, string | null> = { ...before };
-  for (const r of written) after[r.field] = r.label;
+  // A new review need not become the field's current one (blind rounds decide: lib/review/rounds.ts).
+  const after = labelsOf(currentReviews(db, t.id));
   rewriteHumanTags(db, t, score, before, after);
   return { ok: true, reviews: written };
 }
@@ -318,20 +384,22 @@ function rewriteHumanTags(
 export function currentReviewsOf(db: Db, traceIds: number[]): Map<number, Map<string, Review>> {
   const out = new Map<number, Map<string, Review>>();
   if (traceIds.length === 0) return out;
+  const ids = JSON.stringify(traceIds);
   const rows = db.sqlite
     .prepare(
       `SELECT ${REVIEW_COLUMNS} FROM reviews WHERE id IN (
-         SELECT max(r.id) FROM json_each(?) j JOIN reviews r ON r.trace_id = j.value GROUP BY r.trace_id, r.field)`,
+         SELECT max(r.id) FROM json_each(?) j JOIN reviews r ON r.trace_id = j.value GROUP BY r.trace_id, r.field)
+       UNION SELECT ${REVIEW_COLUMNS.replace(/(^|, )(\w+)/g, "$1r.$2")} FROM json_each(?) j
+         JOIN reviews r ON r.kind IN ('blind', 'adjudication') AND r.trace_id = j.value`,
     )
-    .all(JSON.stringify(traceIds)) as Review[];
+    .all(ids, ids) as Review[];
+  const perTrace = new Map<number, Review[]>();
   for (const r of rows) {
-    let m = out.get(r.traceId);
-    if (!m) {
-      m = new Map();
-      out.set(r.traceId, m);
-    }
-    m.set(r.field, r);
+    const list = perTrace.get(r.traceId);
+    if (list) list.push(r);
+    else perTrace.set(r.traceId, [r]);
   }
+  for (const [id, list] of perTrace) out.set(id, currentOf(list));
   return out;
 }
 

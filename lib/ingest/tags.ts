@@ -1,5 +1,5 @@
 import type { TraceScore } from "../probe/score";
-import { humanLabel, reviewMeaning } from "../review/humanLabel";
+import { DISPUTED, humanLabel, reviewMeaning } from "../review/humanLabel";
 import { type QueueSlot, queueRulesOf, queueSlot } from "../review/queueRules";
 
 /**
@@ -42,7 +42,10 @@ const agreement = (agrees: boolean) => (agrees ? AGREEMENT[0] : AGREEMENT[1]);
  */
 export const REVIEW_KINDS = ["reviewed", "corrects", "confirms"] as const;
 
-/** Per field, the label of its current review (null: a clear); fields with no review are absent. */
+/**
+ * Per field, the label of its current review (null: a clear; DISPUTED from lib/review/humanLabel.ts:
+ * blind reviewers disagree, no human label); fields with no review are absent.
+ */
 export type CurrentReviewLabels = Readonly<Record<string, string | null>>;
 
 export const tag = {
@@ -129,7 +132,9 @@ function addHumanTags(
     perField(FIELD_PREFIX.humanLabel, field, h.label);
     out.push(tag.humanPair(field, ours, h.label));
   }
-  if (review) {
+  // A disputed field (blind reviewers disagree) is reviewed but has no human label.
+  if (review === DISPUTED) perField(FIELD_PREFIX.review, field, REVIEW_KINDS[0]);
+  else if (review) {
     perField(FIELD_PREFIX.review, field, REVIEW_KINDS[0]);
     perField(FIELD_PREFIX.review, field, reviewMeaning(review, ours));
   }
@@ -178,6 +183,8 @@ export function queueTags(
   for (const field of Object.keys(rules)) {
     const rule = rules[field][0];
     const review = reviews?.[field];
+    // A disputed field has left the queue for adjudication.
+    if (review === DISPUTED) continue;
     if (review) {
       tags.push(
         tag.queueDone(field, reviewMeaning(review, score.fields[field].label) as "corrects" | "confirms"),

@@ -31,19 +31,41 @@ export function normalizeImported(label: string | undefined | null): string | un
   return String(label).toUpperCase();
 }
 
-/** A field's human label: its current review's, else its imported one; undefined when neither. */
+/**
+ * What a field's current review label reads when blind reviewers disagree and no adjudication has
+ * settled it (lib/review/rounds.ts): it has no human label, and the imported one is no fallback.
+ */
+export const DISPUTED = "?disputed";
+
+/** What the human-label rule needs of a field's current review. */
+export interface CurrentLabel {
+  label: string | null;
+  /** Blind reviewers disagree and no adjudication settled it (lib/review/rounds.ts). */
+  disputed?: boolean;
+}
+
+/** Whether a current review stands for a disputed field. */
+export function isDisputed(current: CurrentLabel | undefined): boolean {
+  return Boolean(current?.disputed) || current?.label === DISPUTED;
+}
+
+/**
+ * A field's human label: its current review's, else its imported one; undefined when neither, and
+ * when the field is disputed (blind reviewers disagree, not yet adjudicated).
+ */
 export function humanLabel(
-  current: { label: string | null } | undefined,
+  current: CurrentLabel | undefined,
   imported: string | undefined | null,
 ): HumanLabel | undefined {
+  if (isDisputed(current)) return undefined;
   if (current?.label) return { label: current.label, source: "review" };
   const i = normalizeImported(imported);
   return i === undefined ? undefined : { label: i, source: "imported" };
 }
 
 /** Whether the field counts as reviewed here: its current review has a label (a clear withdraws it). */
-export function isReviewed(current: { label: string | null } | undefined): boolean {
-  return Boolean(current?.label);
+export function isReviewed(current: CurrentLabel | undefined): boolean {
+  return !isDisputed(current) && Boolean(current?.label);
 }
 
 export type ReviewMeaning = "corrects" | "confirms" | "clears";
