@@ -68,12 +68,16 @@ export function BetweenReviewers({
                 {n(f.reviewers.length)} reviewers
               </span>
             </p>
-            <PairTable pairs={f.pairs} />
-            <ReviewerTable figures={f} />
-            <LabelPairTable figures={f} />
-            {f.pairs.map((p) => (
-              <PairConfusion key={`${p.a}\u0000${p.b}`} pair={p} />
-            ))}
+            <div className="grid items-start gap-4 lg:grid-cols-3">
+              <PairTable pairs={f.pairs} />
+              <ReviewerTable figures={f} />
+              <LabelPairTable figures={f} />
+            </div>
+            <div>
+              {f.pairs.map((p) => (
+                <PairConfusion key={`${p.a}\u0000${p.b}`} pair={p} />
+              ))}
+            </div>
           </>
         )}
       </div>
@@ -83,93 +87,97 @@ export function BetweenReviewers({
 
 function PairTable({ pairs }: { pairs: PairAgreement[] }) {
   return (
-    <div className="overflow-x-auto">
-      <table className="text-sm" data-testid="reviewer-pairs">
-        <caption className="mb-1 text-left text-xs font-medium text-slate-500 uppercase">
-          Per pair: Cohen's κ over the fields both reviewed
-        </caption>
-        <thead className="text-left text-xs text-slate-500">
-          <tr>
-            <th className={th}>reviewers</th>
-            <th className={`${th} text-right`}>fields</th>
-            <th className={`${th} text-right`}>agree</th>
-            <th className={`${th} text-right`}>κ</th>
-            <th className={th}>95%</th>
-          </tr>
-        </thead>
-        <tbody>
-          {pairs.map((p) => (
-            <tr
-              key={`${p.a}\u0000${p.b}`}
-              className="border-t border-slate-100"
-              data-testid="reviewer-pair"
-              data-a={p.a}
-              data-b={p.b}
-              data-n={p.n}
-            >
-              <th scope="row" className="py-1 pr-3 text-left font-normal [overflow-wrap:anywhere]">
-                {p.a} · {p.b}
-              </th>
-              <td className={num}>{n(p.n)}</td>
-              <td className={num}>{sharePct(p.agree, p.n, 0)}</td>
-              <td className={num}>
-                <KappaCell k={p.kappa} />
-              </td>
-              <td className="py-1 font-mono text-xs whitespace-nowrap tabular-nums">
-                {intervalText(p.interval)}
-              </td>
+    <div className="min-w-0">
+      <h3 className="mb-1 text-xs font-medium text-slate-500 uppercase">
+        Per pair: Cohen's κ over the fields both reviewed
+      </h3>
+      <div className="overflow-x-auto">
+        <table className="text-sm" data-testid="reviewer-pairs">
+          <thead className="text-left text-xs text-slate-500">
+            <tr>
+              <th className={th}>reviewers</th>
+              <th className={`${th} text-right`}>fields</th>
+              <th className={`${th} text-right`}>agree</th>
+              <th className={`${th} text-right`}>κ</th>
+              <th className={th}>95%</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {pairs.map((p) => (
+              <tr
+                key={`${p.a}\u0000${p.b}`}
+                className="border-t border-slate-100"
+                data-testid="reviewer-pair"
+                data-a={p.a}
+                data-b={p.b}
+                data-n={p.n}
+              >
+                <th scope="row" className="py-1 pr-3 text-left font-normal [overflow-wrap:anywhere]">
+                  {p.a} · {p.b}
+                </th>
+                <td className={num}>{n(p.n)}</td>
+                <td className={num}>{sharePct(p.agree, p.n, 0)}</td>
+                <td className={num}>
+                  <KappaCell k={p.kappa} />
+                </td>
+                <td className="py-1 font-mono text-xs whitespace-nowrap tabular-nums">
+                  {intervalText(p.interval)}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </div>
   );
 }
 
 function ReviewerTable({ figures }: { figures: InterRater }) {
   return (
-    <div className="overflow-x-auto">
-      <table className="text-sm" data-testid="reviewer-agreement">
-        <caption className="mb-1 text-left text-xs font-medium text-slate-500 uppercase">
-          Per reviewer: agreement with the others
-        </caption>
-        <thead className="text-left text-xs text-slate-500">
-          <tr>
-            <th className={th}>reviewer</th>
-            <th className={`${th} text-right`}>fields</th>
-            <th className={`${th} text-right`}>agree</th>
-            <th className={th}>95%</th>
-            <th className={`${th} text-right`}>κ</th>
-          </tr>
-        </thead>
-        <tbody>
-          {figures.perReviewer.map((r) => (
-            <tr
-              key={r.reviewer}
-              className="border-t border-slate-100"
-              data-testid="reviewer"
-              data-reviewer={r.reviewer}
-            >
-              <th scope="row" className="py-1 pr-3 text-left font-normal [overflow-wrap:anywhere]">
-                {r.reviewer}
-              </th>
-              <td className={num}>{n(r.fields)}</td>
-              <td
-                className={num}
-                title={`${n(r.agree)} of ${n(r.comparisons)} comparisons with another reviewer`}
-              >
-                {sharePct(r.agree, r.comparisons, 0)}
-              </td>
-              <td className="py-1 pr-3 font-mono text-xs whitespace-nowrap tabular-nums">
-                {intervalText({ low: r.rate.low, high: r.rate.high })}
-              </td>
-              <td className={num}>
-                <KappaCell k={r.kappa} />
-              </td>
+    <div className="min-w-0">
+      <h3 className="mb-1 text-xs font-medium text-slate-500 uppercase">
+        Per reviewer: agreement with the others
+      </h3>
+      <div className="overflow-x-auto">
+        <table className="text-sm" data-testid="reviewer-agreement">
+          <thead className="text-left text-xs text-slate-500">
+            <tr>
+              <th className={th}>reviewer</th>
+              <th className={`${th} text-right`}>fields</th>
+              <th className={`${th} text-right`}>agree</th>
+              <th className={th}>95%</th>
+              <th className={`${th} text-right`}>κ</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {figures.perReviewer.map((r) => (
+              <tr
+                key={r.reviewer}
+                className="border-t border-slate-100"
+                data-testid="reviewer"
+                data-reviewer={r.reviewer}
+              >
+                <th scope="row" className="py-1 pr-3 text-left font-normal [overflow-wrap:anywhere]">
+                  {r.reviewer}
+                </th>
+                <td className={num}>{n(r.fields)}</td>
+                <td
+                  className={num}
+                  title={`${n(r.agree)} of ${n(r.comparisons)} comparisons with another reviewer`}
+                >
+                  {sharePct(r.agree, r.comparisons, 0)}
+                </td>
+                <td className="py-1 pr-3 font-mono text-xs whitespace-nowrap tabular-nums">
+                  {intervalText({ low: r.rate.low, high: r.rate.high })}
+                </td>
+                <td className={num}>
+                  <KappaCell k={r.kappa} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </div>
   );
 }
@@ -177,38 +185,40 @@ function ReviewerTable({ figures }: { figures: InterRater }) {
 function LabelPairTable({ figures }: { figures: InterRater }) {
   const total = figures.labelPairs.reduce((s, p) => s + p.n, 0);
   return (
-    <div className="overflow-x-auto">
-      <table className="text-sm" data-testid="label-pairs">
-        <caption className="mb-1 text-left text-xs font-medium text-slate-500 uppercase">
-          Label pairs two reviewers gave one field, disagreements first
-        </caption>
-        <thead className="text-left text-xs text-slate-500">
-          <tr>
-            <th className={th}>labels</th>
-            <th className={`${th} text-right`}>times</th>
-            <th className={`${th} text-right`}>share</th>
-          </tr>
-        </thead>
-        <tbody>
-          {figures.labelPairs.map((p) => (
-            <tr
-              key={`${p.a}\u0000${p.b}`}
-              className="border-t border-slate-100"
-              data-testid="label-pair"
-              data-a={p.a}
-              data-b={p.b}
-              data-n={p.n}
-            >
-              <th scope="row" className="py-1 pr-3 text-left font-normal whitespace-nowrap">
-                <LabelChip label={p.a} /> {p.a === p.b ? "both" : "against"}{" "}
-                {p.a === p.b ? null : <LabelChip label={p.b} />}
-              </th>
-              <td className={num}>{n(p.n)}</td>
-              <td className={num}>{sharePct(p.n, total, 0)}</td>
+    <div className="min-w-0">
+      <h3 className="mb-1 text-xs font-medium text-slate-500 uppercase">
+        Label pairs two reviewers gave one field, disagreements first
+      </h3>
+      <div className="overflow-x-auto">
+        <table className="text-sm" data-testid="label-pairs">
+          <thead className="text-left text-xs text-slate-500">
+            <tr>
+              <th className={th}>labels</th>
+              <th className={`${th} text-right`}>times</th>
+              <th className={`${th} text-right`}>share</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {figures.labelPairs.map((p) => (
+              <tr
+                key={`${p.a}\u0000${p.b}`}
+                className="border-t border-slate-100"
+                data-testid="label-pair"
+                data-a={p.a}
+                data-b={p.b}
+                data-n={p.n}
+              >
+                <th scope="row" className="py-1 pr-3 text-left font-normal whitespace-nowrap">
+                  <LabelChip label={p.a} /> {p.a === p.b ? "both" : "against"}{" "}
+                  {p.a === p.b ? null : <LabelChip label={p.b} />}
+                </th>
+                <td className={num}>{n(p.n)}</td>
+                <td className={num}>{sharePct(p.n, total, 0)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </div>
   );
 }
