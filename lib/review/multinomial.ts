@@ -6,6 +6,21 @@ import type { Rng } from "../generate/rng";
  * resamples the counts of the distinct label patterns instead of the fields one by one.
  */
 
+// Box-Muller gives normals in pairs: the second is kept for the next call on the same generator.
+let spareOf: Rng | null = null;
+let spare = 0;
+function normal(rng: Rng): number {
+  if (spareOf === rng) {
+    spareOf = null;
+    return spare;
+  }
+  const r = Math.sqrt(-2 * Math.log(1 - rng.next()));
+  const t = 2 * Math.PI * rng.next();
+  spareOf = rng;
+  spare = r * Math.sin(t);
+  return r * Math.cos(t);
+}
+
 /** Gamma(shape, 1) by Marsaglia and Tsang (2000); shape < 1 through Gamma(shape + 1) · U^(1/shape). */
 function gamma(rng: Rng, shape: number): number {
   if (shape < 1) return gamma(rng, shape + 1) * (1 - rng.next()) ** (1 / shape);
@@ -15,7 +30,7 @@ function gamma(rng: Rng, shape: number): number {
     let x: number;
     let v: number;
     do {
-      x = rng.normal();
+      x = normal(rng);
       v = 1 + c * x;
     } while (v <= 0);
     v = v * v * v;
@@ -47,9 +62,17 @@ function binomialInversion(rng: Rng, n: number, p: number): number {
 }
 
 /**
- * Binomial(n, p), exact. A large n is split by the median order statistic of n uniforms, a beta
- * variate (Knuth, The Art of Computer Programming vol. 2, 3.4.1, algorithm for the binomial
- * distribution), until the mean is small enough for inversion.
+ * Above this variance n·p·(1 − p) a binomial is drawn as a rounded normal: the Berry–Esseen bound
+ * on the error of its distribution function, 0.4748 · (p² + q²) / sqrt(n·p·q), is then below
+ * 0.005, the size of the Monte Carlo error of a 2.5% percentile read from 1,000 resamples.
+ */
+export const NORMAL_MIN_VARIANCE = 10_000;
+
+/**
+ * Binomial(n, p). A large n is split by the median order statistic of n uniforms, a beta variate
+ * (Knuth, The Art of Computer Programming vol. 2, 3.4.1, algorithm for the binomial
+ * distribution), until the mean is small enough for inversion; exact, except that a part whose
+ * variance reaches NORMAL_MIN_VARIANCE is drawn as a rounded normal.
  */
 export function binomial(rng: Rng, n: number, p: number): number {
   if (n <= 0 || p <= 0) return 0;
@@ -57,6 +80,9 @@ export function binomial(rng: Rng, n: number, p: number): number {
   let k = 0;
   for (;;) {
     if (n === 0) return k;
+    const variance = n * p * (1 - p);
+    if (variance >= NORMAL_MIN_VARIANCE)
+      return k + Math.min(n, Math.max(0, Math.round(n * p + Math.sqrt(variance) * normal(rng))));
     const small = Math.min(p, 1 - p) * n;
     if (small < 30) {
       return p <= 0.5 ? k + binomialInversion(rng, n, p) : k + n - binomialInversion(rng, n, 1 - p);
