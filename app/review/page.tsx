@@ -81,6 +81,12 @@ export default async function ReviewQueuePage({ searchParams }: Props) {
             The fields most likely to be the scorer's misfires, rule by rule. Label one with a key; the next
             comes up.
           </p>
+          <p className="text-sm">
+            <a href="/review/rounds" className="text-indigo-700 underline" data-testid="rounds-link">
+              Blind rounds
+            </a>{" "}
+            <span className="text-slate-500">(reviewers label without seeing the scorer or each other)</span>
+          </p>
         </div>
         <ScopeForm scope={scope} runs={runs} groups={groups} models={modelsWithRuns(db)} />
       </div>

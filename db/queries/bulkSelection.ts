@@ -15,6 +15,7 @@ import {
   selectedFields,
   withoutHuman,
 } from "../../lib/review/fieldFilter";
+import { fieldRound, type ReviewKind } from "../../lib/review/rounds";
 import type { TraceFilter } from "../../lib/traceFilter";
 import type { Db } from "../client";
 import { matchingIdsAfter } from "./traceList";
@@ -32,6 +33,17 @@ export interface ReviewAt {
   reviewer: string;
   note: string;
   createdAt: string;
+  kind: ReviewKind;
+  /** Blind reviewers disagree and no adjudication settled it: no human label (lib/review/rounds.ts). */
+  disputed?: boolean;
+}
+
+/** A field's current review from its reviews (oldest first), as blind rounds decide it. */
+function currentOf(list: ReviewAt[]): ReviewAt | undefined {
+  const newest = list[list.length - 1];
+  if (!newest || list.every((r) => r.kind === "review")) return newest;
+  const { current } = fieldRound(list);
+  return current ?? { ...newest, label: null, disputed: true };
 }
 
 export interface SelectedField {
@@ -57,7 +69,7 @@ function prepared(db: Db) {
     s = {
       row: db.sqlite.prepare("SELECT result, human, recorded FROM traces WHERE id = ?"),
       reviews: db.sqlite.prepare(
-        "SELECT id, field, label, reviewer, note, created_at AS createdAt FROM reviews WHERE trace_id = ? ORDER BY id",
+        "SELECT id, field, label, reviewer, note, created_at AS createdAt, kind FROM reviews WHERE trace_id = ? ORDER BY id",
       ),
       last: db.sqlite.prepare("SELECT coalesce(max(id), 0) FROM traces WHERE run_id = ?").pluck(),
       newest: db.sqlite.prepare("SELECT coalesce(max(id), 0) FROM reviews").pluck(),
@@ -89,11 +101,21 @@ export function selectAsOf(
   const score = JSON.parse(row.result) as TraceScore;
   const imported = row.human ? (JSON.parse(row.human) as Record<string, string>) : {};
   const recorded = row.recorded ? (JSON.parse(row.recorded) as Record<string, string>) : {};
+  const all = new Map<string, ReviewAt[]>();
+  const seen = new Map<string, ReviewAt[]>();
+  for (const r of q.reviews.all(traceId) as (ReviewAt & { field: string })[]) {
+    all.set(r.field, [...(all.get(r.field) ?? []), r]);
+    if (r.id <= seenReviewId) seen.set(r.field, [...(seen.get(r.field) ?? []), r]);
+  }
   const asOf = new Map<string, ReviewAt>();
   const current = new Map<string, ReviewAt>();
-  for (const r of q.reviews.all(traceId) as (ReviewAt & { field: string })[]) {
-    current.set(r.field, r);
-    if (r.id <= seenReviewId) asOf.set(r.field, r);
+  for (const [f, list] of all) {
+    const c = currentOf(list);
+    if (c) current.set(f, c);
+  }
+  for (const [f, list] of seen) {
+    const c = currentOf(list);
+    if (c) asOf.set(f, c);
   }
   const facts: FieldFacts[] = Object.entries(score.fields).map(([f, s]) => ({
     field: f,

@@ -44,8 +44,8 @@ function curate() {
   );
   addTraceFields(db, "regressions", "ana", [
     { traceId: id("drift-q"), field: "timezone", expected: "ASK", note: "asks for the region — “in words”" },
-    { traceId: id("tokyo"), field: "timezone", expected: "INJECT" },
-    { traceId: id("rec"), field: "severity", expected: "INJECT" },
+    { traceId: id("tokyo"), field: "timezone", expected: "INJECT", settled: "agreed" },
+    { traceId: id("rec"), field: "severity", expected: "INJECT", settled: "adjudicated" },
     { traceId: id("omit"), field: "timezone", expected: "OMIT" },
   ]);
   addTraceFields(db, "regressions", "bo", [
@@ -71,6 +71,7 @@ describe("the JSONL export", () => {
       "expected",
       "reviewer",
       "note",
+      "settled",
       "created_at",
       "updated_at",
       "source",
@@ -107,10 +108,37 @@ describe("the JSONL export", () => {
     expect(first.probes).toEqual([{ id: "schedule_window", version: 2, action: "new version" }]);
     expect(getProbe(fresh, "schedule_window")?.probe.ask_terms.timezone).toContain("located");
     expect(exported(fresh, "regressions")).toBe(once);
+    const settled = once
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l).settled);
+    expect(settled).toEqual(["single", "agreed", "adjudicated", "single"]);
     const again = await importFixtures(fresh, linesOf(once), { file: "x.jsonl" });
     expect(again).toMatchObject({ added: 0, relabelled: 0, duplicates: 4, rejected: 0, probes: [] });
     expect(exported(fresh, "regressions")).toBe(once);
     expect(listProbeVersions(fresh, "schedule_window")).toHaveLength(2);
+  });
+
+  it("a line exported before blind rounds (no settled) imports as settled by one review", async () => {
+    curate();
+    const old = exported(db, "regressions")
+      .trim()
+      .split("\n")
+      .map((l) => {
+        const { settled: _, ...rest } = JSON.parse(l);
+        return JSON.stringify(rest);
+      })
+      .join("\n");
+    const fresh = freshDb();
+    const r = await importFixtures(fresh, linesOf(`${old}\n`), { file: "old.jsonl" });
+    expect(r).toMatchObject({ added: 4, rejected: 0 });
+    const stored = fresh.sqlite
+      .prepare(
+        "SELECT DISTINCT settled FROM fixtures WHERE set_id = (SELECT id FROM fixture_sets WHERE name = 'regressions')",
+      )
+      .pluck()
+      .all();
+    expect(stored).toEqual(["single"]);
   });
 
   it("imports into another set with --set, and links the source trace when this database holds it", async () => {

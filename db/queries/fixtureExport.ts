@@ -10,6 +10,7 @@ import { type PytestWorld, pytestModule } from "../../lib/fixtures/pytest";
 import { entryFor } from "../../lib/lexicon/lexicon";
 import type { NormalizedResponse } from "../../lib/probe/response";
 import type { Label } from "../../lib/probe/schema";
+import type { Settled } from "../../lib/review/rounds";
 import type { Db } from "../client";
 import { FixtureScoring } from "./fixtureScoring";
 import { type FixtureSetRow, getSet } from "./fixtureSets";
@@ -26,6 +27,7 @@ interface Row {
   expected: Label;
   reviewer: string;
   note: string;
+  settled: Settled;
   source: string | null;
   history: string;
   createdAt: string;
@@ -65,7 +67,7 @@ export function* exportFixtureLines(db: Db, setName: string): Generator<string> 
   for (const r of rows<Row>(
     db,
     set.id,
-    `identity, probe_id AS probe, world_digest AS world, response, field, expected, reviewer, note, source, history,
+    `identity, probe_id AS probe, world_digest AS world, response, field, expected, reviewer, note, settled, source, history,
      created_at AS createdAt, updated_at AS updatedAt`,
   )) {
     const line = fixtureLine(
@@ -77,6 +79,7 @@ export function* exportFixtureLines(db: Db, setName: string): Generator<string> 
         expected: r.expected,
         reviewer: r.reviewer,
         note: r.note,
+        settled: r.settled,
         createdAt: r.createdAt,
         updatedAt: r.updatedAt,
         source: r.source === null ? null : (JSON.parse(r.source) as SourceRef),

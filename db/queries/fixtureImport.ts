@@ -128,6 +128,7 @@ function writeBatch(db: Db, batch: { line: number; l: FixtureLine }[], o: Import
           expected: l.expected,
           reviewer: last.reviewer,
           note: last.note,
+          settled: l.settled,
           at: last.at,
           history: l.history,
           createdAt: l.created_at,

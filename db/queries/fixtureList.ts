@@ -139,6 +139,8 @@ export function fixturePage(
 /** One fixture with everything its page shows. */
 export interface FixtureDetail extends Omit<FixtureRow, "last"> {
   setId: number;
+  /** How the expected label was settled: single, agreed or adjudicated (a blind round). */
+  settled: string;
   world: WorldSnapshot;
   history: HistoryEntry[];
   source: SourceRef;
@@ -159,7 +161,7 @@ export function getFixture(db: Db, setId: number, identity: string): FixtureDeta
   const r = db.sqlite
     .prepare(
       `SELECT f.id, f.set_id AS setId, f.identity, f.probe_id AS probe, f.world_digest AS worldDigest, f.field, f.expected,
-              f.reviewer, f.note, f.created_at AS createdAt, f.updated_at AS updatedAt,
+              f.reviewer, f.note, f.settled, f.created_at AS createdAt, f.updated_at AS updatedAt,
               json_array_length(f.history) - 1 AS changes, f.source_trace_id AS sourceTraceId, f.response, f.history,
               f.source, w.world
        FROM fixtures f JOIN fixture_worlds w ON w.digest = f.world_digest WHERE f.set_id = ? AND f.identity = ?`,

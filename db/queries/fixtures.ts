@@ -16,6 +16,7 @@ import { canonicalJson } from "../../lib/probe/digest";
 import type { NormalizedResponse } from "../../lib/probe/response";
 import { LABELS, type Label } from "../../lib/probe/schema";
 import type { TraceScore } from "../../lib/probe/score";
+import { type Settled, settledOf } from "../../lib/review/rounds";
 import type { Db } from "../client";
 import { fixtureTransaction, writableSet } from "./fixtureSets";
 import { getProbeVersion } from "./probes";
@@ -28,6 +29,8 @@ export interface FixtureInput {
   expected: Label;
   reviewer: string;
   note: string;
+  /** How the expected label was settled (default single: one review, or imported). */
+  settled?: Settled;
   source: SourceRef;
   sourceTraceId: number | null;
   /** When (default: now). */
@@ -58,15 +61,16 @@ function prepared(db: Db) {
     const p = (sql: string) => db.sqlite.prepare(sql);
     s = {
       world: p("INSERT OR IGNORE INTO fixture_worlds(digest, probe_id, world) VALUES (?, ?, ?)"),
-      find: p("SELECT id, expected, history FROM fixtures WHERE set_id = ? AND identity = ?"),
+      find: p("SELECT id, expected, settled, history FROM fixtures WHERE set_id = ? AND identity = ?"),
       insert: p(
         `INSERT INTO fixtures(set_id, identity, probe_id, world_digest, response, field, expected, reviewer, note,
-           source, source_trace_id, history, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+           source, source_trace_id, history, created_at, updated_at, settled)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
       ),
       relabel: p(
-        "UPDATE fixtures SET expected = ?, reviewer = ?, note = ?, history = ?, updated_at = ? WHERE id = ?",
+        "UPDATE fixtures SET expected = ?, reviewer = ?, note = ?, history = ?, updated_at = ?, settled = ? WHERE id = ?",
       ),
+      settle: p("UPDATE fixtures SET settled = ? WHERE id = ?"),
       touch: p("UPDATE fixture_sets SET updated_at = ? WHERE id = ?"),
     };
     statements.set(db.sqlite, s);
@@ -85,7 +89,9 @@ export function writeFixture(db: Db, setId: number, f: FixtureInput): AddedFixtu
   const digest = worldDigest(f.world);
   const at = f.at ?? now();
   q.world.run(digest, f.world.id, canonicalJson(f.world));
-  const found = q.find.get(setId, identity) as { id: number; expected: Label; history: string } | undefined;
+  const found = q.find.get(setId, identity) as
+    | { id: number; expected: Label; settled: string; history: string }
+    | undefined;
   const base = { identity, setId, field: f.field, expected: f.expected };
   if (!found) {
     const history = f.history ?? [{ expected: f.expected, reviewer: f.reviewer, note: f.note, at }];
@@ -104,14 +110,19 @@ export function writeFixture(db: Db, setId: number, f: FixtureInput): AddedFixtu
       JSON.stringify(history),
       f.createdAt ?? history[0]?.at ?? at,
       history[history.length - 1]?.at ?? at,
+      f.settled ?? "single",
     ) as { id: number };
     q.touch.run(at, setId);
     return { ...base, id: row.id, outcome: "added" };
   }
-  if (found.expected === f.expected) return { ...base, id: found.id, outcome: "unchanged" };
+  if (found.expected === f.expected) {
+    // The same label, now settled otherwise (say, agreed by a round): the label's history stands.
+    if (f.settled && f.settled !== found.settled) q.settle.run(f.settled, found.id);
+    return { ...base, id: found.id, outcome: "unchanged" };
+  }
   const history = JSON.parse(found.history) as HistoryEntry[];
   history.push({ expected: f.expected, reviewer: f.reviewer, note: f.note, at });
-  q.relabel.run(f.expected, f.reviewer, f.note, JSON.stringify(history), at, found.id);
+  q.relabel.run(f.expected, f.reviewer, f.note, JSON.stringify(history), at, f.settled ?? "single", found.id);
   q.touch.run(at, setId);
   return { ...base, id: found.id, outcome: "relabelled" };
 }
@@ -179,6 +190,7 @@ export interface TraceFieldAdd {
   field: string;
   expected: Label;
   note?: string;
+  settled?: Settled;
 }
 
 /**
@@ -198,6 +210,7 @@ export function writeTraceFields(
       expected: it.expected,
       reviewer,
       note: it.note ?? "",
+      settled: it.settled,
     }),
   );
   return { set: set.name, created, fixtures };
@@ -239,6 +252,7 @@ export function writeHumanFields(
         field,
         expected: h.label as Label,
         note: h.source === "review" ? (current.get(field)?.note ?? "") : "",
+        settled: settledOf(current.get(field)?.state),
       });
   }
   if (items.length === 0) {

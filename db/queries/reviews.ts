@@ -198,7 +198,8 @@ function currentOf(rows: Review[]): Map<string, Review> {
       continue;
     }
     const { state, current } = fieldRound(list);
-    if (current) out.set(field, state ? { ...current, state } : current);
+    // A review newer than the settlement stands as outside rounds: it carries no round state.
+    if (current) out.set(field, state && current.kind !== "review" ? { ...current, state } : current);
     else {
       // Disputed: the newest review stands (what a submission names as its base), with no label.
       const newest = list.reduce((a, b) => (b.id > a.id ? b : a));

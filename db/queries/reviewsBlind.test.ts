@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDb } from "../../lib/ingest/testIngest";
 import { writeSync } from "../write";
+import { selectAsOf } from "./bulkSelection";
 import {
   currentReviews,
   currentReviewsOf,
@@ -60,6 +61,14 @@ describe("blind reviews", () => {
     expect(tagNames(t, "hl:timezone")).toEqual([]);
     expect(tagNames(t, "rv:timezone")).toEqual(["rv:timezone=reviewed"]);
     expect(reviewInconsistencies(db)).toEqual([]);
+  });
+
+  it("a bulk selection reads the disputed field as having no human label", () => {
+    const t = id("tokyo");
+    const newest = db.sqlite.prepare("SELECT max(id) FROM reviews").pluck().get() as number;
+    const [sel] = selectAsOf(db, {}, "timezone", newest, t);
+    expect(sel.asOf?.disputed).toBe(true);
+    expect(sel.current?.disputed).toBe(true);
   });
 
   it("a blind review names its reviewer's own chain: a stale own base conflicts", () => {

@@ -98,7 +98,7 @@ function checkReviewer(name: string): string {
 function scopeWhere(kind: RoundScope): string {
   if (kind === "run") return "t.run_id = (SELECT id FROM runs WHERE name = ?)";
   if (kind === "probe") return "t.probe_id = ?";
-  return "coalesce(t.model, t.payload_model) = ?";
+  return "t.run_id IN (SELECT id FROM runs WHERE model = ?)";
 }
 
 /**
@@ -266,10 +266,12 @@ export function claimNext(
       `${reviewer} is not among the participants of round "${round.name}"`,
     );
   lapseLeases(db, round, now);
+  // The reviewer's live lease, read through the round's few live leases (`+reviewer`: not through
+  // the reviewer's index, which holds every field they were ever offered).
   const live = db.sqlite
     .prepare(
       `SELECT round_id AS roundId, trace_id AS traceId, field, pos, expires_at AS expiresAt FROM round_claims
-       WHERE round_id = ? AND state = 'live' AND reviewer = ? ORDER BY pos LIMIT 1`,
+       WHERE round_id = ? AND state = 'live' AND +reviewer = ? ORDER BY pos LIMIT 1`,
     )
     .get(round.id, reviewer) as Claim | undefined;
   if (live) return live;

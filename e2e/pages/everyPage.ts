@@ -78,6 +78,8 @@ export function everyPage(db: Database.Database): PageToVisit[] {
   const ingest = one<{ id: number }>("SELECT id FROM ingest_batches ORDER BY id DESC LIMIT 1");
   if (ingest) pages.push({ name: "ingest", path: `/ingests/${ingest.id}` });
   pages.push({ name: "review-queue", path: "/review" });
+  pages.push({ name: "review-rounds", path: "/review/rounds" });
+  pages.push({ name: "review-adjudicate", path: "/review/adjudicate" });
   pages.push({ name: "agreement", path: "/agreement" });
   pages.push({ name: "which-run", path: "/runs" });
   pages.push({ name: "not-found", path: "/runs/no-such-run" });

@@ -17,6 +17,15 @@
  */
 
 export const REVIEW_KINDS = ["review", "blind", "adjudication"] as const;
+
+/** How a fixture's expected label was settled: one review (or imported), two reviewers agreeing, an adjudication. */
+export const SETTLED = ["single", "agreed", "adjudicated"] as const;
+export type Settled = (typeof SETTLED)[number];
+
+/** The `settled` of a fixture made from a field whose current review is in this state. */
+export function settledOf(state: FieldState | "open" | undefined): Settled {
+  return state === "agreed" || state === "adjudicated" ? state : "single";
+}
 export type ReviewKind = (typeof REVIEW_KINDS)[number];
 
 export const FIELD_STATES = ["single", "agreed", "disputed", "adjudicated"] as const;

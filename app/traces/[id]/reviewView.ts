@@ -1,5 +1,5 @@
 import type { Db } from "@/db/client";
-import { type Review, reviewHistory, reviewJson } from "@/db/queries/reviews";
+import { currentReviews, type Review, reviewHistory, reviewJson } from "@/db/queries/reviews";
 import type { ReviewJson } from "@/lib/review/contract";
 import { type HumanLabel, humanLabel } from "@/lib/review/humanLabel";
 
@@ -43,8 +43,9 @@ export function reviewView(
 ): ReviewView {
   const all = reviewHistory(db, traceId, HISTORY_LIMIT);
   const byId = new Map<number, Review>(all.map((r) => [r.id, r]));
-  const current = new Map<string, Review>();
-  for (const r of all) if (!current.has(r.field)) current.set(r.field, r);
+  // The current review per field as the human-label rule reads it (blind rounds decide some:
+  // a disputed field's is its newest review, with no label).
+  const current = currentReviews(db, traceId);
   return {
     fields: Object.entries(fields).map(([field, s]) => {
       const cur = current.get(field);

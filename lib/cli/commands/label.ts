@@ -1,8 +1,10 @@
 import type { Command } from "commander";
+import type { Db } from "../../../db/client";
 import { syncSeedSet } from "../../../db/queries/fixtureSeed";
 import { checkSetName, getSet } from "../../../db/queries/fixtureSets";
 import { writeHumanFields } from "../../../db/queries/fixtures";
 import { type ReviewItem, reviewJson, type SubmitResult, writeReviews } from "../../../db/queries/reviews";
+import { getRound, getRoundByName, type Round, writeBlindReview } from "../../../db/queries/rounds";
 import { writeSync } from "../../../db/write";
 import { describeInvalid, isUserError } from "../../errors";
 import { FixtureError } from "../../fixtures/errors";
@@ -47,6 +49,13 @@ export function labelItems(assignments: string[], bases: string[]): ReviewItem[]
   return [...items.values()];
 }
 
+/** A round named by id or name, or a usage error. */
+function roundOf(db: Db, text: string): Round {
+  const r = /^[1-9][0-9]{0,15}$/.test(text) ? getRound(db, Number(text)) : getRoundByName(db, text);
+  if (!r) throw new UsageError(`--round: there is no round "${text}"`);
+  return r;
+}
+
 export function registerLabel(program: Command): void {
   program
     .command("label")
@@ -59,6 +68,11 @@ export function registerLabel(program: Command): void {
     .option("--note <text>", "a note kept with each review", "")
     .option("--base <field=review_id>", "the review of FIELD you saw as current (repeatable)", collect, [])
     .option(
+      "--blind",
+      "write blind reviews of a round (--round): each reviewer's first counts for agreement; no --base, no clears",
+    )
+    .option("--round <id>", "the blind round (its id or name) the reviews belong to")
+    .option(
       "--set <name>",
       "also add each field to this fixture set (created when missing), its new human label as the expected one",
     )
@@ -66,7 +80,14 @@ export function registerLabel(program: Command): void {
       (
         traceIdText: string,
         assignments: string[],
-        opts: { reviewer: string; note: string; base: string[]; set?: string },
+        opts: {
+          reviewer: string;
+          note: string;
+          base: string[];
+          set?: string;
+          blind?: boolean;
+          round?: string;
+        },
       ) => {
         if (!/^[1-9][0-9]{0,15}$/.test(traceIdText))
           throw new UsageError(`the trace id must be a positive integer, got "${traceIdText}"`);
@@ -76,7 +97,20 @@ export function registerLabel(program: Command): void {
         if (!note.success) throw new UsageError(`--note: ${describeInvalid(note.error)}`);
         const items = labelItems(assignments, opts.base);
         const set = opts.set;
+        if (opts.round !== undefined && !opts.blind) throw new UsageError("--round goes with --blind");
+        if (opts.blind) {
+          if (opts.round === undefined)
+            throw new UsageError("--blind needs --round ID: the round the reviews belong to");
+          if (opts.base.length > 0)
+            throw new UsageError("--blind reviews name no --base: each is the reviewer's first");
+          const cleared = items.find((it) => it.label === null);
+          if (cleared)
+            throw new UsageError(
+              `--blind: field "${cleared.field}" needs a label (a blind review cannot clear)`,
+            );
+        }
         const db = cliDb();
+        const round = opts.blind ? roundOf(db, opts.round as string) : undefined;
         if (set !== undefined) {
           syncSeedSet(db);
           try {
@@ -94,7 +128,22 @@ export function registerLabel(program: Command): void {
         try {
           // One IMMEDIATE transaction: the reviews and the fixtures they make land together or not at all.
           ({ result, made } = writeSync(db, () => {
-            const r = writeReviews(db, { traceId, reviewer: reviewer.data, note: note.data, items });
+            const r: SubmitResult = round
+              ? {
+                  ok: true,
+                  reviews: items.map(
+                    (it) =>
+                      writeBlindReview(db, {
+                        roundId: round.id,
+                        traceId,
+                        field: it.field,
+                        reviewer: reviewer.data,
+                        label: it.label as string,
+                        note: note.data,
+                      }).review,
+                  ),
+                }
+              : writeReviews(db, { traceId, reviewer: reviewer.data, note: note.data, items });
             const fields = items.map((it) => it.field);
             return {
               result: r,
@@ -103,6 +152,13 @@ export function registerLabel(program: Command): void {
             };
           }));
         } catch (e) {
+          // A blind review the round refuses (the field is full, or the reviewer reviewed it blind
+          // before) is no usage error: nothing was written, exit 1 as a conflict does.
+          if (isUserError(e, "full", "already_reviewed")) {
+            process.stderr.write(`${e.message}\n`);
+            process.exitCode = 1;
+            return;
+          }
           if (isUserError(e)) throw new UsageError(e.message);
           throw e;
         }
