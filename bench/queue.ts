@@ -13,6 +13,7 @@ import { currentReviews, writeReviews } from "../db/queries/reviews";
 import { writeSync } from "../db/write";
 import type { Label } from "../lib/probe/schema";
 import type { TraceScore } from "../lib/probe/score";
+import type { ReviewRequestInput } from "../lib/review/contract";
 import { queueRulesOf } from "../lib/review/queueRules";
 import { agreementFloor, BLIND_ROUND, seedBlindRound, thirdBlindReview, timeClaims } from "./lib/blindRound";
 import { actionIds, seededDatabase } from "./lib/seeded";
@@ -116,9 +117,10 @@ async function main(): Promise<void> {
   console.log(`queue benchmark  [${load()}]  node ${process.version}`);
   const work = await seededDatabase({ prefix: "queue", n: N, run: RUN, seed: seedReviews });
   build(values["no-build"] ?? false);
-  const review = actionIds().get("reviewFromQueue") ?? "";
+  // The one review action the trace page and the queue share (app/_review/actions.ts).
+  const review = actionIds().get("submitReviewAction") ?? "";
   if (!review && !values["blind-only"])
-    throw new Error("the build has no server action reviewFromQueue (run with --blind-only)");
+    throw new Error("the build has no server action submitReviewAction (run with --blind-only)");
   const port = await benchPort(values);
   const server = await startServer(work, port);
   const base = `http://127.0.0.1:${port}`;
@@ -171,7 +173,14 @@ async function main(): Promise<void> {
           // The reviewer the server reads: the browser's cookie, as a reviewer's would carry it.
           cookie: `assumeprobe_reviewer=${REVIEWER}`,
         },
-        body: JSON.stringify([{ traceId: item.traceId, field, label: "ASK", base: null, refresh: true }]),
+        // lib/review/contract.ts's ReviewRequestInput, as the queue sends it.
+        body: JSON.stringify([
+          {
+            traceId: item.traceId,
+            items: [{ field, label: "ASK", base: null }],
+            refresh: true,
+          } satisfies ReviewRequestInput,
+        ]),
       });
       if (r.status !== 200 || !r.body?.includes('"ok":true'))
         throw new Error(`review of ${item.traceId} failed: ${r.status} ${r.body?.slice(0, 300)}`);
