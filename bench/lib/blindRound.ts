@@ -118,10 +118,15 @@ export function agreementFloor(db: Db, reps: number): { read: number[]; figures:
  */
 export function thirdBlindReview(db: Db, run: string, i: number): void {
   const runId = db.sqlite.prepare("SELECT id FROM runs WHERE name = ?").pluck().get(run) as number;
+  // Spread over the doubly reviewed traces, wrapping round on a small run (`--n`).
+  const candidates = db.sqlite
+    .prepare("SELECT count(*) FROM traces WHERE run_id = ? AND id % 10 = 5")
+    .pluck()
+    .get(runId) as number;
   const traceId = db.sqlite
     .prepare("SELECT id FROM traces WHERE run_id = ? AND id % 10 = 5 ORDER BY id LIMIT 1 OFFSET ?")
     .pluck()
-    .get(runId, i * 97) as number;
+    .get(runId, (i * 97) % Math.max(1, candidates)) as number;
   writeSync(db, () => {
     const r = writeReviews(db, {
       traceId,
