@@ -13,12 +13,20 @@ import { currentReviews, writeReviews } from "../db/queries/reviews";
 import { writeSync } from "../db/write";
 import type { Label } from "../lib/probe/schema";
 import type { TraceScore } from "../lib/probe/score";
+import type { ReviewRequestInput } from "../lib/review/contract";
 import { queueRulesOf } from "../lib/review/queueRules";
+import { agreementFloor, BLIND_ROUND, seedBlindRound, thirdBlindReview, timeClaims } from "./lib/blindRound";
 import { actionIds, seededDatabase } from "./lib/seeded";
 import { BIG_RUN, benchPort, build, PAGE_BENCH_OPTIONS, startServer, time } from "./lib/server";
 import { fmt, load, loadIsHigh, median, percentile } from "./lib/util";
 
-const { values } = parseArgs({ options: PAGE_BENCH_OPTIONS });
+const { values } = parseArgs({
+  options: {
+    ...PAGE_BENCH_OPTIONS,
+    // Only the blind round's part: its next field and the agreement between reviewers.
+    "blind-only": { type: "boolean", default: false },
+  },
+});
 const N = Number(values.n);
 const REQUESTS = Number(values.requests);
 const RUN = BIG_RUN;
@@ -55,6 +63,7 @@ function seedReviews(path: string): void {
     console.log(
       `seeded ${fmt(rows.length)} reviews (10% of the traces) through writeReviews in ${fmt(s, 1)} s (${fmt((s * 1e6) / rows.length)} µs each)  [${load()}]`,
     );
+    seedBlindRound(db, RUN);
     db.sqlite.pragma("wal_checkpoint(TRUNCATE)");
   } finally {
     db.sqlite.close();
@@ -108,8 +117,10 @@ async function main(): Promise<void> {
   console.log(`queue benchmark  [${load()}]  node ${process.version}`);
   const work = await seededDatabase({ prefix: "queue", n: N, run: RUN, seed: seedReviews });
   build(values["no-build"] ?? false);
-  const review = actionIds().get("reviewFromQueue");
-  if (!review) throw new Error("the build has no server action reviewFromQueue");
+  // The one review action the trace page and the queue share (app/_review/actions.ts).
+  const review = actionIds().get("submitReviewAction") ?? "";
+  if (!review && !values["blind-only"])
+    throw new Error("the build has no server action submitReviewAction (run with --blind-only)");
   const port = await benchPort(values);
   const server = await startServer(work, port);
   const base = `http://127.0.0.1:${port}`;
@@ -123,8 +134,13 @@ async function main(): Promise<void> {
     );
     // Skip positions spread over the run's items in order, worked out before the requests (an idle
     // gap would let the server drop the kept-alive connection).
+    const blindOnly = values["blind-only"] ?? false;
     const walkedItems: QueueItem[] = [];
-    for (let pos = nextQueueItem(db, runScope); pos; pos = nextQueueItem(db, runScope, pos))
+    for (
+      let pos = blindOnly ? undefined : nextQueueItem(db, runScope);
+      pos;
+      pos = nextQueueItem(db, runScope, pos)
+    )
       walkedItems.push(pos);
     const walked = walkedItems.length;
     const q = `run=${encodeURIComponent(RUN)}`;
@@ -157,7 +173,14 @@ async function main(): Promise<void> {
           // The reviewer the server reads: the browser's cookie, as a reviewer's would carry it.
           cookie: `assumeprobe_reviewer=${REVIEWER}`,
         },
-        body: JSON.stringify([{ traceId: item.traceId, field, label: "ASK", base: null, refresh: true }]),
+        // lib/review/contract.ts's ReviewRequestInput, as the queue sends it.
+        body: JSON.stringify([
+          {
+            traceId: item.traceId,
+            items: [{ field, label: "ASK", base: null }],
+            refresh: true,
+          } satisfies ReviewRequestInput,
+        ]),
       });
       if (r.status !== 200 || !r.body?.includes('"ok":true'))
         throw new Error(`review of ${item.traceId} failed: ${r.status} ${r.body?.slice(0, 300)}`);
@@ -177,7 +200,7 @@ async function main(): Promise<void> {
       ],
       ["every run", "/review", resolveScope(db, {})],
     ];
-    for (const [name, page, s] of scopes) {
+    for (const [name, page, s] of blindOnly ? [] : scopes) {
       const action: number[] = [];
       const pages: number[] = [];
       for (let i = 0; i < k; i++) {
@@ -196,15 +219,24 @@ async function main(): Promise<void> {
     // k positions spread evenly over the queue as it stood, the first two for warm-up.
     const deep = Array.from({ length: k }, (_, i) => walkedItems[Math.floor(((i + 0.5) * walked) / k)]);
     const skips: number[] = [];
-    for (let i = 0; i < deep.length; i++) {
+    for (let i = 0; i < (blindOnly ? 0 : deep.length); i++) {
       const g = await time(`${base}/review?${q}&after=${positionToParam(deep[i])}`);
       if (g.status !== 200) throw new Error(`skip answered ${g.status}`);
       if (i >= 2) skips.push(g.ms);
     }
-    console.log(row(`GET /review after a skip (${walked} items walked)`, skips, 100));
+    if (!blindOnly) console.log(row(`GET /review after a skip (${walked} items walked)`, skips, 100));
+
+    // The blind round: its next field for a reviewer new to it and for one who reviewed 10% of
+    // the run blind (a claim with its lease, through the write path, then that field reviewed).
+    for (const reviewer of ["cy", "ann"]) {
+      const xs = timeClaims(db, reviewer, k).slice(2);
+      console.log(row(`round's next field (claim + lease), ${reviewer}`, xs, 100));
+    }
 
     for (const [name, url, target] of [
-      ["GET /agreement", "/agreement", 100],
+      ["GET /agreement", "/agreement", 200],
+      ["GET /agreement, the run", `/agreement?${q}`, 200],
+      ["GET /agreement, the blind round", `/agreement?round=${BLIND_ROUND}`, 200],
       ["GET /agreement, one probe and field", "/agreement?probe=schedule_window&field=timezone", 100],
       ["GET / (overview, with the agreement line)", "/", 200],
     ] as const) {
@@ -216,6 +248,19 @@ async function main(): Promise<void> {
       }
       console.log(row(name, xs, target));
     }
+    // A new blind label before each request: the figures are worked out again, never the kept copy.
+    const fresh: number[] = [];
+    for (let i = 0; i < k; i++) {
+      thirdBlindReview(db, RUN, i);
+      const g = await time(`${base}/agreement`);
+      if (g.status !== 200) throw new Error(`/agreement answered ${g.status}`);
+      if (i >= 2) fresh.push(g.ms);
+    }
+    console.log(row("GET /agreement after a new blind label", fresh, 200));
+    const fl = agreementFloor(db, 10);
+    console.log(
+      `\nin this process (median of 10): the blind counts read ${fmt(median(fl.read), 3)} ms, kappa, alpha and their 1,000-resample intervals ${fmt(median(fl.figures), 1)} ms (${fmt(fl.fields)} fields with two blind labels)`,
+    );
 
     const a = agreementCounts(db);
     console.log(

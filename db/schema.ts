@@ -678,3 +678,47 @@ export const sessions = sqliteTable(
   },
   (t) => [index("sessions_expires").on(t.expiresAt)],
 );
+
+/**
+ * Agreement between reviewers, kept as counts so `/agreement` and `assumeprobe agreement` cost the
+ * same at a million fields as at ten (db/queries/interRater.ts). A blind unit is one field of one
+ * trace with its reviewers' first blind reviews (a clear counts for nobody): `pattern` is the JSON
+ * array of `[reviewer, label]`, sorted by reviewer, `size` its length, `round_id` the round of its
+ * first blind review (0: none). Triggers (0018_agreement_index.sql) keep both tables: a blind
+ * review written or deleted makes its unit again, and a unit of two labels or more adds one to its
+ * pattern's count while it stands. The run and probe are copied from the trace when the unit is made.
+ */
+export const blindUnits = sqliteTable(
+  "blind_units",
+  {
+    traceId: integer("trace_id")
+      .notNull()
+      .references(() => traces.id, { onDelete: "cascade" }),
+    field: text().notNull(),
+    runId: integer("run_id").notNull(),
+    probeId: text("probe_id").notNull(),
+    roundId: integer("round_id").notNull().default(0),
+    pattern: text().notNull(),
+    size: integer().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.traceId, t.field] })],
+);
+
+/** How many blind units (two labels or more) have each pattern, per run, probe, field and round. */
+export const blindPatternCounts = sqliteTable(
+  "blind_pattern_counts",
+  {
+    runId: integer("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    probeId: text("probe_id").notNull(),
+    field: text().notNull(),
+    roundId: integer("round_id").notNull(),
+    pattern: text().notNull(),
+    n: integer().notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.runId, t.probeId, t.field, t.roundId, t.pattern] }),
+    index("blind_pattern_counts_round").on(t.roundId),
+  ],
+);

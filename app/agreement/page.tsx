@@ -4,6 +4,7 @@ import { connection } from "next/server";
 import { Card } from "@/app/_components/Card";
 import { getDb } from "@/db/client";
 import { agreementCounts, modelsWithRuns, probesWithRuns } from "@/db/queries/agreement";
+import { hasBlindReviews, interRaterOf, roundNames } from "@/db/queries/interRater";
 import { backfillPending } from "@/db/queries/tagBackfill";
 import { groupProbes } from "@/lib/probeGroups";
 import {
@@ -14,6 +15,7 @@ import {
   summarize,
 } from "@/lib/review/agreementView";
 import { sharePct } from "@/lib/stats";
+import { BetweenReviewers } from "./BetweenReviewers";
 import { AgreeText, ConfusionTable, KappaText } from "./ConfusionTable";
 import { type AgreementScope, AgreementScopeForm, cellLinker, parseAgreementScope } from "./scope";
 
@@ -38,6 +40,16 @@ export default async function AgreementPage({ searchParams }: Props) {
     scope.probe && scope.field
       ? counts.filter((c) => c.probeId === scope.probe && c.field === scope.field)
       : null;
+  const rounds = roundNames(db);
+  const between = interRaterOf(db, {
+    run: scope.run,
+    model: scope.model,
+    probe: focus ? scope.probe : undefined,
+    field: focus ? scope.field : undefined,
+    probes: group?.probes,
+    round: scope.round,
+  });
+  const scoped = Boolean(scope.model || scope.run || group || focus || scope.round);
 
   return (
     <div className="space-y-4" data-testid="agreement-page">
@@ -45,14 +57,16 @@ export default async function AgreementPage({ searchParams }: Props) {
         <div className="max-w-3xl">
           <h1 className="text-xl font-semibold">Agreement with reviewers</h1>
           <p className="text-sm text-slate-600">
-            Our label against the human one (a field's current review, else its imported label), over every
-            field that has one. Reviews that confirm ours count as much as those that correct it.
+            Reviewers against each other (their first blind reviews), then our label against the human one (a
+            field's current review, else its imported label), over every field that has one. Reviews that
+            confirm ours count as much as those that correct it.
           </p>
         </div>
         <AgreementScopeForm
           scope={scope}
           models={modelsWithRuns(db)}
           runs={runs}
+          rounds={rounds}
           groups={groups.filter((g) => all.some((c) => g.probes.includes(c.probeId)))}
         />
       </div>
@@ -71,6 +85,7 @@ export default async function AgreementPage({ searchParams }: Props) {
           (npm start does) to add them.
         </p>
       ) : null}
+      <BetweenReviewers figures={between} any={between.fields > 0 || hasBlindReviews(db)} scoped={scoped} />
       {counts.length === 0 ? (
         <div
           className="space-y-2 rounded-lg border border-dashed border-slate-300 bg-white p-6"

@@ -5,8 +5,18 @@ import { cellTargets, type LabelledCount, runPageHref } from "@/lib/review/agree
 
 const text = z.preprocess((v) => (Array.isArray(v) ? v[0] : v) || undefined, z.string().max(200).optional());
 
-/** What the agreement pages show: a model, a run (as the queue's `?run=`), a probe group, one probe and field. */
-const AgreementScopeSchema = z.object({ model: text, run: text, group: text, probe: text, field: text });
+/**
+ * What the agreement pages show: a model, a run (as the queue's `?run=`), a probe group, one probe
+ * and field, a blind round (by name; only agreement between reviewers has rounds).
+ */
+const AgreementScopeSchema = z.object({
+  model: text,
+  run: text,
+  group: text,
+  probe: text,
+  field: text,
+  round: text,
+});
 export type AgreementScope = z.infer<typeof AgreementScopeSchema>;
 
 export function parseAgreementScope(params: Record<string, string | string[] | undefined>): AgreementScope {
@@ -15,7 +25,8 @@ export function parseAgreementScope(params: Record<string, string | string[] | u
 
 export function scopeParams(s: AgreementScope): URLSearchParams {
   const p = new URLSearchParams();
-  for (const k of ["model", "run", "group", "probe", "field"] as const) if (s[k]) p.set(k, s[k] as string);
+  for (const k of ["model", "run", "group", "probe", "field", "round"] as const)
+    if (s[k]) p.set(k, s[k] as string);
   return p;
 }
 
@@ -41,11 +52,13 @@ export function AgreementScopeForm({
   scope,
   models,
   runs,
+  rounds = [],
   groups,
 }: {
   scope: AgreementScope;
   models: string[];
   runs: string[];
+  rounds?: string[];
   groups: ProbeGroup[];
 }) {
   return (
@@ -71,6 +84,16 @@ export function AgreementScopeForm({
         options={runs}
         selectClassName={select}
       />
+      {rounds.length > 0 || scope.round ? (
+        <ScopeSelect
+          label="Blind round"
+          name="round"
+          value={scope.round}
+          any="all rounds"
+          options={rounds}
+          selectClassName={select}
+        />
+      ) : null}
       <label className="flex flex-col">
         Probes
         <select name="group" defaultValue={scope.group ?? ""} className={select}>

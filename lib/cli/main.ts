@@ -1,4 +1,5 @@
 import { Command, CommanderError } from "commander";
+import { registerAgreement } from "./commands/agreement";
 import { registerBulkRun } from "./commands/bulkRun";
 import { registerCheck } from "./commands/check";
 import { registerExport } from "./commands/export";
@@ -34,6 +35,7 @@ export function buildProgram(): Command {
   registerLexicon(program);
   registerRescore(program);
   registerLabel(program);
+  registerAgreement(program);
   registerFixtures(program);
   registerBulkRun(program);
   registerSetup(program);
