@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempDb } from "../../lib/ingest/testIngest";
 import type { ReviewPattern } from "../../lib/review/interRater";
+import { tempDb } from "../testing/ingest";
+import { loadReviewRun } from "../testing/reviews";
 import { writeSync } from "../write";
 import { blindPatterns, hasBlindReviews, interRaterOf } from "./interRater";
-import { loadReviewRun } from "./reviewTestKit";
 
 const { db, cleanup } = tempDb("inter-rater");
 afterAll(cleanup);
