@@ -20,7 +20,7 @@ import {
 import { SEED_SET } from "../../lib/fixtures/setName";
 import { tag } from "../../lib/ingest/tags";
 import { draftLexicon } from "../../lib/lexicon/draft";
-import { describeEntryChanges, diffEntries } from "../../lib/lexicon/lexicon";
+import { ANY_FIELD_ENTRY, describeEntryChanges, diffEntries } from "../../lib/lexicon/lexicon";
 import { askTermsFor, probedFields } from "../../lib/probe/compile";
 import type { NormalizedResponse } from "../../lib/probe/response";
 import type { Label } from "../../lib/probe/schema";
@@ -261,12 +261,13 @@ function fixtureWhatIf(db: Db, s: Scope, only?: readonly string[]): WhatIfReport
   const columns = `s.name AS setName, s.builtin, f.identity, f.probe_id AS probe, f.world_digest AS world,
     f.response, f.field, f.expected`;
   const rows = (
-    s.probe !== null
+    s.probe !== null || s.askFields.includes(ANY_FIELD_ENTRY)
       ? db.sqlite
           .prepare(
-            `SELECT ${columns} FROM fixtures f JOIN fixture_sets s ON s.id = f.set_id WHERE f.probe_id = ? ORDER BY f.id`,
+            // The `*` entry counts for every field of every probe: every fixture.
+            `SELECT ${columns} FROM fixtures f JOIN fixture_sets s ON s.id = f.set_id WHERE ? IS NULL OR f.probe_id = ? ORDER BY f.id`,
           )
-          .iterate(s.probe)
+          .iterate(s.probe, s.probe)
       : db.sqlite
           .prepare(
             `SELECT ${columns} FROM fixtures f JOIN fixture_sets s ON s.id = f.set_id
