@@ -271,7 +271,15 @@ export interface AskTermHits {
    */
   fields: Record<
     string,
-    { terms: readonly string[]; found: string[]; lexicon: readonly string[]; rule: string }
+    {
+      terms: readonly string[];
+      found: string[];
+      lexicon: readonly string[];
+      rule: string;
+      /** The lexicon's `*` entry's terms (every field), shown beside the field's, marked; and its rule. */
+      any: readonly string[];
+      anyRule: string;
+    }
   >;
   /** The text cut into plain and matched stretches (at most `maxChars` of it). */
   segments: TextSegment[];
@@ -332,11 +340,15 @@ export function askTermHits(
       if (counts(ask.rule, m.start, m.end)) mark(f, m.start, m.end - m.start);
     for (const m of ask.lexiconMatches(lower))
       if (counts(ask.rule, m.start, m.end)) mark(f, m.start, m.end - m.start);
+    for (const m of ask.anyMatches(lower))
+      if (counts(ask.anyRule, m.start, m.end)) mark(f, m.start, m.end - m.start);
     fields[f] = {
       terms: [...ask.probeTerms, ...ask.lexiconTerms],
       found,
       lexicon: ask.lexiconTerms,
       rule: ask.rule,
+      any: ask.anyTerms,
+      anyRule: ask.anyRule,
     };
   }
   // Merge overlapping ranges; a merged stretch keeps every field that matched in it.
