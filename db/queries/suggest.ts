@@ -13,7 +13,13 @@ import type { LexiconEntry } from "../../lib/lexicon/lexicon";
 import type { Probe } from "../../lib/probe/schema";
 import { type BoundSuggestion, bindSuggestion, type ScoredInput } from "../../lib/tuning/bind";
 import type { SuggestionsJson, TuneDraft, TuningTarget } from "../../lib/tuning/contract";
-import { DEFAULT_SUGGESTIONS, type Suggestion, suggestChanges } from "../../lib/tuning/suggest";
+import {
+  DEFAULT_MIN_FIXES,
+  DEFAULT_MIN_TRACES,
+  DEFAULT_SUGGESTIONS,
+  type Suggestion,
+  suggestChanges,
+} from "../../lib/tuning/suggest";
 import type { TermChange } from "../../lib/tuning/types";
 import type { WhatIfReport } from "../../lib/tuning/whatIf";
 import type { Db } from "../client";
@@ -31,6 +37,9 @@ export interface SuggestRequest {
   limit?: number;
   /** Give each suggestion its what-if (default true). */
   whatIf?: boolean;
+  /** Fixes a suggestion needs, and the different traces they come from (defaults 2 and 2). */
+  minFixes?: number;
+  minTraces?: number;
 }
 
 export interface SuggestionWithWhatIf extends Suggestion {
@@ -52,6 +61,8 @@ export interface SuggestResult {
     /** Fields that could not be scored now (their probe version is gone): left out. */
     missing: number;
   };
+  /** What a suggestion needs: fixes, from different traces. */
+  needs: { fixes: number; traces: number };
   suggestions: SuggestionWithWhatIf[];
   /** Milliseconds: reading and scoring the fields, ranking, the what-ifs. */
   ms: { read: number; rank: number; whatIf: number };
@@ -134,8 +145,11 @@ export function suggestFor(db: Db, req: SuggestRequest): SuggestResult {
     : { kind: "lexicon" };
   const bound = bindSuggestion(inputs, lexicon, target);
   const t1 = performance.now();
+  const needs = { fixes: req.minFixes ?? DEFAULT_MIN_FIXES, traces: req.minTraces ?? DEFAULT_MIN_TRACES };
   const suggestions: SuggestionWithWhatIf[] = suggestChanges(bound.fields, bound.evaluator, {
     limit: req.limit ?? DEFAULT_SUGGESTIONS,
+    minFixes: needs.fixes,
+    minTraces: needs.traces,
   });
   const t2 = performance.now();
   const result: SuggestResult = {
@@ -149,6 +163,7 @@ export function suggestFor(db: Db, req: SuggestRequest): SuggestResult {
       wrongAsks: bound.fields.filter((f) => f.human === "DRIFT" && f.ours === "ASK").length,
       missing,
     },
+    needs,
     suggestions,
     ms: { read: Math.round(t1 - t0), rank: Math.round(t2 - t1), whatIf: 0 },
     bound,
@@ -168,6 +183,7 @@ export function suggestionJson(r: SuggestResult): SuggestionsJson {
     target: r.target,
     scope: { runs: r.scope.runs, sets: r.scope.sets, probe: r.scope.probe ?? null },
     counted: r.counted,
+    needs: r.needs,
     suggestions: r.suggestions.map((s, k) => ({
       rank: k + 1,
       change: s.change,
@@ -175,8 +191,10 @@ export function suggestionJson(r: SuggestResult): SuggestionsJson {
       breaks: s.breaks,
       net: s.net,
       in_question: s.inQuestion,
+      traces: s.traces,
       fixed: s.fixed,
       broken: s.broken,
+      reviewed: s.reviewed,
       sources: s.sources,
       what_if: s.whatIf ?? null,
     })),
