@@ -40,6 +40,8 @@ export interface SuggestRequest {
   /** Fixes a suggestion needs, and the different traces they come from (defaults 2 and 2). */
   minFixes?: number;
   minTraces?: number;
+  /** false: no term goes to the lexicon's `*` entry (default: it may). */
+  anyField?: boolean;
 }
 
 export interface SuggestionWithWhatIf extends Suggestion {
@@ -150,6 +152,7 @@ export function suggestFor(db: Db, req: SuggestRequest): SuggestResult {
     limit: req.limit ?? DEFAULT_SUGGESTIONS,
     minFixes: needs.fixes,
     minTraces: needs.traces,
+    anyField: req.anyField === false ? false : undefined,
   });
   const t2 = performance.now();
   const result: SuggestResult = {

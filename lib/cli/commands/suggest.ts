@@ -23,6 +23,8 @@ export interface SuggestFlags {
   rescore?: boolean;
   minFixes?: string;
   minTraces?: string;
+  /** false with --no-any-field: no term goes to the lexicon's `*` entry. */
+  anyField?: boolean;
 }
 
 /** `--min-fixes N`, `--min-traces N`: a whole number from 1 to 1000. */
@@ -48,6 +50,7 @@ function computeSuggestions(db: Db, flags: SuggestFlags, limit: number | undefin
       limit,
       minFixes: parseMin(flags.minFixes, "--min-fixes"),
       minTraces: parseMin(flags.minTraces, "--min-traces"),
+      anyField: flags.anyField,
     });
   } catch (e) {
     if (e instanceof ScopeError) throw new UsageError(e.message);
@@ -66,6 +69,7 @@ export function registerSuggest(program: Command): void {
     .option("--set <name>", "count only this fixture set's labels (repeatable)", collect, [])
     .option("--min-fixes <n>", "fixes a suggestion needs (default 2)")
     .option("--min-traces <n>", "different traces its fixes must come from (default 2)")
+    .option("--no-any-field", "never propose a term for the lexicon's * entry (every field of every probe)")
     .option("--json", "one JSON object on standard output")
     .option("--apply", "save the top suggestions as one new version of the lexicon (or of the probe)")
     .option("--top <n>", "how many suggestions --apply takes (default: every one listed)")
