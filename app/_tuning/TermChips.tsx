@@ -61,7 +61,12 @@ export function TermChips({
             data-testid="readonly-term"
             data-mark={r.mark}
           >
-            {r.mark ? <span aria-label="every field">{r.mark} </span> : null}
+            {r.mark ? (
+              <>
+                <span aria-hidden="true">{r.mark} </span>
+                <span className="sr-only">every field: </span>
+              </>
+            ) : null}
             {r.term}
           </li>
         ))}
