@@ -69,6 +69,7 @@ export function SaveDraft({
     } else void save(false);
   };
 
+  const seedOnly = asked.fixturesBroken === 0 && asked.reviewedAway === 0;
   return (
     <div className="space-y-2">
       {reviewer.dialog}
@@ -88,9 +89,13 @@ export function SaveDraft({
       ) : null}
       <ConfirmDialog
         dialog={dialog}
-        title={`This moves ${guardWords(asked)}`}
+        title={
+          seedOnly
+            ? `This breaks ${asked.seedBroken} seed fixture${asked.seedBroken === 1 ? "" : "s"}`
+            : `This moves ${guardWords(asked)}`
+        }
         action={() => save(true)}
-        confirm={busy ? "Saving…" : "Save anyway"}
+        confirm={busy ? "Saving…" : seedOnly ? `Save and break ${asked.seedBroken}` : "Save anyway"}
         pending={busy}
         testId="break-dialog"
         confirmTestId="confirm-break"
