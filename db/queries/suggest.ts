@@ -73,19 +73,35 @@ export interface SuggestResult {
 
 /** A draft of the first `n` suggestions, as the what-if and a save take it. */
 export function draftOf(result: SuggestResult, n = result.suggestions.length): TuneDraft {
-  const changes: TermChange[] = result.suggestions.slice(0, n).map((s) => s.change);
-  if (result.target.kind === "lexicon") {
-    const entries: Record<string, LexiconEntry> = { ...result.bound.lexiconWith(changes).entries };
+  return draftWith(
+    result.bound,
+    result.suggestions.slice(0, n).map((s) => s.change),
+  );
+}
+
+/** A draft of the given changes on the bound target (the lexicon, or one probe's own terms). */
+function draftWith(bound: BoundSuggestion, changes: TermChange[]): TuneDraft {
+  const target = bound.target;
+  if (target.kind === "lexicon") {
+    const entries: Record<string, LexiconEntry> = { ...bound.lexiconWith(changes).entries };
     return { kind: "lexicon", entries };
   }
-  const target = result.bound.target;
-  if (target.kind !== "probe") throw new Error("a probe suggestion without its probe");
   const stored = target.probe;
   return {
     kind: "probe",
-    probe: result.target.probe,
-    configuration: { ...configurationOf(stored), ask_terms: result.bound.askTermsWith(changes) },
+    probe: stored.id,
+    configuration: { ...configurationOf(stored), ask_terms: bound.askTermsWith(changes) },
   };
+}
+
+/**
+ * The stored labels of fields no human checked (no review, no imported label) that a draft moves,
+ * as its what-if counts them: moved fields minus those with a human label. For tied suggestions
+ * on the same draft the labels the draft before them moves are common to all, so the whole
+ * draft's count orders them as the change's own would.
+ */
+export function uncheckedMoves(report: WhatIfReport): number {
+  return report.traces.fields.reduce((n, f) => n + f.moved - f.agrees - f.disagrees, 0);
 }
 
 /**
@@ -153,6 +169,7 @@ export function suggestFor(db: Db, req: SuggestRequest): SuggestResult {
     minFixes: needs.fixes,
     minTraces: needs.traces,
     anyField: req.anyField === false ? false : undefined,
+    unchecked: (change, draft) => uncheckedMoves(whatIf(db, draftWith(bound, [...draft, change]))),
   });
   const t2 = performance.now();
   const result: SuggestResult = {

@@ -261,3 +261,27 @@ describe("suggestChanges: the counts are the scorer's", () => {
     expect(both.map((x) => x.change)).toEqual([{ kind: "add", field: "city", term: "which town" }]);
   });
 });
+
+describe("suggestChanges: ties in net", () => {
+  it("ranks first the tied change that moves fewer stored labels no human checked", () => {
+    const ev = lexicon();
+    // "town" and "zone" each fix both misses and break nothing: tied in every key but the alphabet.
+    const items = [field(ev, "venue", "Town zone?", "ASK"), field(ev, "venue", "Which town zone?", "ASK")];
+    // Stored fields with no human label: "town" would move two of them, "zone" none.
+    const unlabelled = [
+      field(ev, "venue", "Town hall booked.", "DRIFT"),
+      field(ev, "venue", "Old town it is.", "DRIFT"),
+    ];
+    const moved = (change: TermChange, draft: readonly TermChange[]) =>
+      unlabelled.filter((u) => ev.label(u, [...draft, change]) !== ev.label(u, draft)).length;
+    const first = (s: ReturnType<typeof suggestChanges>) => (s[0].change as { term: string }).term;
+    const plain = suggestChanges(items, ev);
+    expect(first(plain)).toBe("town");
+    const ranked = suggestChanges(items, ev, { unchecked: moved });
+    expect(ranked[0]).toMatchObject({
+      change: { kind: "add", field: "venue", term: "zone" },
+      fixes: 2,
+      breaks: 0,
+    });
+  });
+});

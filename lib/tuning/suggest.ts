@@ -3,7 +3,13 @@ import { questionSentences, splitSentences } from "../review/question";
 import { type AdditionContext, AdditionIndex, type Candidate } from "./additions";
 import { type TextSentences, textSentences, wordCount } from "./grams";
 import { isContentTerm } from "./stopWords";
-import { type LabelledField, type SuggestionEvaluator, type TermChange, traceOf } from "./types";
+import {
+  describeChange,
+  type LabelledField,
+  type SuggestionEvaluator,
+  type TermChange,
+  traceOf,
+} from "./types";
 
 /**
  * Suggestions (DESIGN.md, "Tuning the scorer"): from the fields whose human label is ASK and ours
@@ -31,6 +37,8 @@ export const DEFAULT_SUGGESTIONS = 20;
 export const DEFAULT_MIN_FIXES = 2;
 /** ...from at least this many different traces. */
 export const DEFAULT_MIN_TRACES = 2;
+/** On a tie in net, how many of the tied have their unchecked moves counted (first by `better`). */
+export const MAX_TIED = 8;
 /** The lexicon key of terms for every field (lib/lexicon/lexicon.ts, ANY_FIELD_ENTRY). */
 const ANY = "*";
 
@@ -72,6 +80,12 @@ export interface SuggestOptions {
    * every field exceed their best single field's (default: when the evaluator edits the lexicon).
    */
   anyField?: boolean;
+  /**
+   * How many stored labels of fields no human checked (no review, no imported label) the change
+   * would move, with the draft before it: on a tie in net, fewer ranks first. Counted only for the
+   * tied (at most MAX_TIED), as the what-if counts them (db/queries/suggest.ts).
+   */
+  unchecked?: (change: TermChange, draft: readonly TermChange[]) => number;
   /** Told when the counting index and the scorer disagreed on an addition (the scorer's counts were kept). */
   onDisagreement?: (d: { change: TermChange; index: [number, number]; scorer: [number, number] }) => void;
 }
@@ -102,7 +116,7 @@ type Ranked = Pick<Evaluated, "fixes" | "breaks" | "inQuestion" | "content" | "w
 /** A rule change touches every term of a field: on a tie, a term change goes first. */
 const RULE_TIES = { words: Number.MAX_SAFE_INTEGER } as const;
 
-/** Orders two suggestions: net, then fixes, then found in a question, a content word, fewer words, alphabetical. */
+/** Orders two suggestions: net, then (the caller counting them: fewestUnchecked) fewer unchecked moves, then fixes, then found in a question, a content word, fewer words, alphabetical. */
 function better(a: Ranked, b: Ranked): boolean {
   const na = a.fixes - a.breaks;
   const nb = b.fixes - b.breaks;
@@ -275,6 +289,7 @@ export function suggestChanges(
     return out;
   };
 
+  const uncheckedCache = new Map<string, number>();
   const suggestions: Suggestion[] = [];
   while (suggestions.length < limit) {
     let best: { field: string; pick: Ranked; addition: Candidate | null } | null = null;
@@ -291,6 +306,7 @@ export function suggestChanges(
       for (const e of f.reverse) if (!best || better(e, best.pick)) best = { field, pick: e, addition: null };
     }
     if (best === null || best.pick.fixes - best.pick.breaks <= 0) break;
+    if (options.unchecked) best = fewestUnchecked(best, fields, draft, options.unchecked, uncheckedCache);
     const { field, pick, addition } = best;
     const f = fields.get(field) as FieldState;
     const index = f.additions as AdditionIndex;
@@ -357,6 +373,52 @@ export function suggestChanges(
     suggestions.push(toSuggestion(done, items, ev));
   }
   return suggestions;
+}
+
+interface Pick_ {
+  field: string;
+  pick: Ranked;
+  addition: Candidate | null;
+}
+
+/**
+ * Of the candidates tied with `best` in net, the one that moves the fewest stored labels no human
+ * checked; among equals, the first by `better`.
+ */
+function fewestUnchecked(
+  best: Pick_,
+  fields: ReadonlyMap<string, FieldState>,
+  draft: readonly TermChange[],
+  unchecked: (change: TermChange, draft: readonly TermChange[]) => number,
+  cache: Map<string, number>,
+): Pick_ {
+  const net = best.pick.fixes - best.pick.breaks;
+  const tied: Pick_[] = [];
+  for (const [field, f] of fields) {
+    for (const c of f.additions?.tied(net) ?? []) tied.push({ field, pick: c, addition: c });
+    for (const e of f.reverse ?? [])
+      if (e.fixes - e.breaks === net) tied.push({ field, pick: e, addition: null });
+  }
+  if (tied.length < 2) return best;
+  tied.sort((a, b) => (better(a.pick, b.pick) ? -1 : better(b.pick, a.pick) ? 1 : 0));
+  let out = best;
+  let fewest = Number.POSITIVE_INFINITY;
+  for (const t of tied.slice(0, MAX_TIED)) {
+    const change: TermChange = t.addition
+      ? { kind: "add", field: t.field, term: t.addition.term }
+      : (t.pick as Evaluated).change;
+    const key = `${draft.length}\u0000${describeChange(change)}`;
+    let n = cache.get(key);
+    if (n === undefined) {
+      n = unchecked(change, draft);
+      cache.set(key, n);
+    }
+    if (n < fewest) {
+      fewest = n;
+      out = t;
+    }
+  }
+  return out;
 }
 
 function toSuggestion(e: Evaluated, items: readonly LabelledField[], ev: SuggestionEvaluator): Suggestion {
