@@ -466,6 +466,8 @@ export const bulkFixtureAdds = sqliteTable(
     lastTraceId: integer("last_trace_id").notNull(),
     /** Every trace up to this id is done. */
     cursor: integer().notNull().default(0),
+    /** What it adds: `corrections` (human label differs from ours), `confirmations` (the same) or `all`. */
+    kind: text().notNull().default("all"),
     added: integer().notNull().default(0),
     relabelled: integer().notNull().default(0),
     unchanged: integer().notNull().default(0),

@@ -201,9 +201,27 @@ test("the run page's bulk add counts, confirms and adds; deleting a run names it
   await dialog.getByTestId("bulk-add-set").press("Enter");
   const counted = dialog.getByTestId("bulk-add-counted");
   await expect(counted).toContainText(`will go into the new set ${BULK_SET}`);
+  // Corrections (the default) and confirmations are separate choices, each with its count; together
+  // they are every field the filter shows (all reviewed).
+  const kindCount = async (k: string) =>
+    Number((await dialog.getByTestId(`bulk-add-kind-count-${k}`).textContent())?.replace(/\D/g, ""));
+  const corrections = await kindCount("corrections");
+  const confirmations = await kindCount("confirmations");
+  expect(corrections + confirmations).toBe(await run.matchCount());
+  await dialog.getByTestId("bulk-add-kind-confirmations").check();
+  await expect(counted).toHaveAttribute("data-total", String(confirmations));
+  await dialog.getByTestId("bulk-add-kind-corrections").check();
+  await expect(counted).toHaveAttribute("data-total", String(corrections));
   const total = Number(await counted.getAttribute("data-total"));
   expect(total).toBeGreaterThan(0);
-  expect(total).toBe(await run.matchCount());
+  expect(total).toBe(corrections);
+  // The choices are held to 24 × 24 px at 390 px like every control.
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const k of ["corrections", "confirmations"]) {
+    const box = await dialog.getByTestId(`bulk-add-kind-${k}`).boundingBox();
+    expect(Math.min(box?.width ?? 0, box?.height ?? 0)).toBeGreaterThanOrEqual(24);
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
   await look(page, "run-bulk-add-confirm", true);
   await expect(dialog.getByTestId("bulk-add-confirm")).toHaveText(
     `Add ${total} ${total === 1 ? "field" : "fields"}`,

@@ -49,6 +49,7 @@ export function BulkAddToSet({
     status: bulkAddStatusAction,
     cancel: cancelBulkAddAction,
   });
+  const [kind, setKind] = useState<Choice>("corrections");
   const [shown, setShown] = useState(false);
   const [error, setError] = useState("");
   const adding = job?.status === "running";
@@ -70,13 +71,13 @@ export function BulkAddToSet({
     }
   };
 
-  const countFields = async () => {
+  const countFields = async (of: Choice = kind) => {
     const set = input.current?.value.trim() ?? "";
     if (set === "") return setError("Name the set to add to (a new name makes a new set).");
     setBusy("counting");
     setError("");
     setJob(null);
-    const r = await countBulkAddAction({ run, query, field, set });
+    const r = await countBulkAddAction({ run, query, field, set, kind: of });
     setBusy("");
     if (r.ok) setCount({ ...r, setName: set });
     else setError(r.error);
@@ -94,6 +95,7 @@ export function BulkAddToSet({
       query,
       field,
       set: count.setName,
+      kind: count.kind,
       total: count.total,
       seenReviewId: count.seenReviewId,
       lastTraceId: count.lastTraceId,
@@ -170,6 +172,37 @@ export function BulkAddToSet({
           className="w-full rounded border border-slate-300 px-2 py-1 font-mono text-sm"
           data-testid="bulk-add-set"
         />
+        <fieldset className="text-sm" data-testid="bulk-add-kind">
+          <legend className="text-xs font-medium text-slate-600">Which fields</legend>
+          {CHOICES.map((c) => (
+            <label key={c.kind} className="flex min-h-6 items-center gap-2">
+              <input
+                type="radio"
+                name="bulk-add-kind"
+                value={c.kind}
+                checked={kind === c.kind}
+                onChange={() => {
+                  setKind(c.kind);
+                  if (!adding) setJob(null);
+                  // A count taken is taken again for the other kind; none yet, none now.
+                  if (count) void countFields(c.kind);
+                }}
+                className="h-6 w-6"
+                data-testid={`bulk-add-kind-${c.kind}`}
+              />
+              <span>
+                {c.title}
+                {count ? (
+                  <span className="tabular-nums" data-testid={`bulk-add-kind-count-${c.kind}`}>
+                    {" "}
+                    ({n(count.kinds[c.kind])})
+                  </span>
+                ) : null}
+                <span className="block text-xs text-slate-500">{c.hint}</span>
+              </span>
+            </label>
+          ))}
+        </fieldset>
         {count ? <CountNote count={count} reviewer={reviewer.name} /> : null}
         {shown ? jobNote : null}
       </ConfirmDialog>
@@ -191,6 +224,13 @@ export function BulkAddToSet({
     </>
   );
 }
+
+type Choice = "corrections" | "confirmations";
+/** The two kinds a set may take, so it can guard both sides of the boundary (DESIGN.md). */
+const CHOICES: { kind: Choice; title: string; hint: string }[] = [
+  { kind: "corrections", title: "Corrections", hint: "the human label differs from ours" },
+  { kind: "confirmations", title: "Confirmations", hint: "the human label is ours" },
+];
 
 /** A bulk add running (its progress, a way to stop it), or ended (what it did). */
 function JobNote({ job, onCancel }: { job: BulkAddJobView; onCancel: () => void }) {
@@ -274,12 +314,15 @@ function CountNote({
           {n(count.limit)}. Narrow the filter (a label, a human label, a search) and count again.
         </p>
       ) : count.total === 0 ? (
-        <p>No field this filter shows has a human label: nothing to add.{skipped}</p>
+        <p>
+          No field this filter shows is a {count.kind === "confirmations" ? "confirmation" : "correction"}:
+          nothing to add.{skipped}
+        </p>
       ) : (
         <>
           <p>
-            <strong>{fields(count.total)}</strong> will go into {into}, each with its human label as the
-            expected one, added by <strong>{reviewer ?? "you"}</strong>.{skipped}
+            <strong>{fields(count.total)}</strong> ({count.kind}) will go into {into}, each with its human
+            label as the expected one, added by <strong>{reviewer ?? "you"}</strong>.{skipped}
           </p>
           <p className="mt-1 flex flex-wrap items-center gap-1.5" data-testid="bulk-add-labels">
             {LABEL_KEYS.filter((l) => count.labels[l]).map((l) => (

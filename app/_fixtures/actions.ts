@@ -11,6 +11,7 @@ import { runDeletionImpact } from "@/db/queries/fixtureList";
 import { syncSeedSet } from "@/db/queries/fixtureSeed";
 import { addHumanFields } from "@/db/queries/fixtures";
 import {
+  BULK_ADD_KINDS,
   type BulkAddCount,
   cancelBulkAdd,
   countBulkAdd,
@@ -85,7 +86,11 @@ export async function writableSetNamesAction(): Promise<string[]> {
     .all(SEED_SET) as string[];
 }
 
-const BulkCountSchema = BulkScopeSchema.extend({ set: SetNameSchema });
+const BulkCountSchema = BulkScopeSchema.extend({
+  set: SetNameSchema,
+  /** Corrections or confirmations (DESIGN.md: a set guards both sides of the boundary). */
+  kind: z.enum(BULK_ADD_KINDS).default("corrections"),
+});
 
 export type BulkAddCountView = ({ ok: true } & BulkAddCount) | ActionFail;
 
@@ -99,7 +104,11 @@ export async function countBulkAddAction(input: unknown): Promise<BulkAddCountVi
     if (s.error !== undefined) return { ok: false, error: s.error };
     try {
       syncSeedSet(s.db);
-      const c = await countBulkAdd(s.db, { runId: s.runId, filter: s.filter, field: data.field }, data.set);
+      const c = await countBulkAdd(
+        s.db,
+        { runId: s.runId, filter: s.filter, field: data.field, kind: data.kind },
+        data.set,
+      );
       return { ok: true, ...c };
     } catch (e) {
       return refusal(
@@ -134,7 +143,7 @@ export async function bulkAddToSetAction(input: unknown): Promise<BulkAddStartVi
       syncSeedSet(s.db);
       const job = startBulkAdd(
         s.db,
-        { runId: s.runId, filter: s.filter, field: d.field },
+        { runId: s.runId, filter: s.filter, field: d.field, kind: d.kind },
         { total: d.total, seenReviewId: d.seenReviewId, lastTraceId: d.lastTraceId },
         d.set,
         who.name,

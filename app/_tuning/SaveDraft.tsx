@@ -5,7 +5,7 @@ import { useRef, useState } from "react";
 import { ConfirmDialog } from "@/app/_components/ConfirmDialog";
 import { type ReviewerState, useReviewer } from "@/app/_review/useReviewer";
 import type { TuneDraft } from "@/lib/tuning/contract";
-import { needsConfirmation, type SaveGuard } from "@/lib/tuning/guard";
+import { guardWords, needsConfirmation, type SaveGuard } from "@/lib/tuning/guard";
 import { saveDraftAction } from "./actions";
 
 /**
@@ -38,7 +38,7 @@ export function SaveDraft({
   const [error, setError] = useState("");
   const [busy, setBusy] = useState(false);
   // What the dialog asks to confirm: the live what-if's guard, or the server's when it differs.
-  const [asked, setAsked] = useState<SaveGuard>({ seedBroken: 0 });
+  const [asked, setAsked] = useState<SaveGuard>({ seedBroken: 0, fixturesBroken: 0, reviewedAway: 0 });
 
   const save = async (allowBreak: boolean) => {
     setError("");
@@ -69,6 +69,7 @@ export function SaveDraft({
     } else void save(false);
   };
 
+  const seedOnly = asked.fixturesBroken === 0 && asked.reviewedAway === 0;
   return (
     <div className="space-y-2">
       {reviewer.dialog}
@@ -88,17 +89,36 @@ export function SaveDraft({
       ) : null}
       <ConfirmDialog
         dialog={dialog}
-        title={`This breaks ${asked.seedBroken} seed fixture${asked.seedBroken === 1 ? "" : "s"}`}
+        title={
+          seedOnly
+            ? `This breaks ${asked.seedBroken} seed fixture${asked.seedBroken === 1 ? "" : "s"}`
+            : `This moves ${guardWords(asked)}`
+        }
         action={() => save(true)}
-        confirm={busy ? "Saving…" : `Save and break ${asked.seedBroken}`}
+        confirm={busy ? "Saving…" : seedOnly ? `Save and break ${asked.seedBroken}` : "Save anyway"}
         pending={busy}
         testId="break-dialog"
         confirmTestId="confirm-break"
       >
-        <p className="text-sm text-slate-700">
-          The seed set holds the first article's four cases, which the default configuration passes. Saving
-          this draft makes {asked.seedBroken === 1 ? "one of them" : "some of them"} fail. Save it anyway?
-        </p>
+        {asked.seedBroken > 0 ? (
+          <p className="text-sm text-slate-700">
+            The seed set holds the first article's four cases, which the default configuration passes. Saving
+            this draft makes {asked.seedBroken === 1 ? "one of them" : "some of them"} fail.
+          </p>
+        ) : null}
+        {asked.fixturesBroken > 0 ? (
+          <p className="text-sm text-slate-700" data-testid="guard-fixtures">
+            {asked.fixturesBroken} fixture{asked.fixturesBroken === 1 ? "" : "s"} of your sets would no longer
+            get {asked.fixturesBroken === 1 ? "its" : "their"} expected label.
+          </p>
+        ) : null}
+        {asked.reviewedAway > 0 ? (
+          <p className="text-sm text-slate-700" data-testid="guard-reviewed">
+            {asked.reviewedAway} field{asked.reviewedAway === 1 ? "" : "s"} a reviewer labelled would move
+            away from that review (the what-if lists them).
+          </p>
+        ) : null}
+        <p className="text-sm text-slate-700">Save it anyway?</p>
       </ConfirmDialog>
     </div>
   );

@@ -32,6 +32,11 @@ function ChangeText({ s }: { s: SuggestionJson }) {
       <span className={`rounded px-1.5 py-0.5 text-xs font-semibold uppercase ${tone}`}>{verb}</span>
       <span className="font-mono text-sm [overflow-wrap:anywhere]" data-testid="suggestion-field">
         {c.field}
+        {c.field === "*" ? (
+          <span className="ml-1 rounded bg-violet-100 px-1 font-sans text-xs text-violet-900">
+            every field
+          </span>
+        ) : null}
       </span>
       <span
         className="font-mono text-sm font-semibold [overflow-wrap:anywhere]"
@@ -52,10 +57,15 @@ export function SuggestionItem({
   s,
   taken,
   onTake,
+  ticked,
+  onTick,
 }: {
   s: SuggestionJson;
   taken: boolean;
   onTake: () => void;
+  /** Whether "Take all" takes it although it moves reviewed fields (only asked for those). */
+  ticked: boolean;
+  onTick: (on: boolean) => void;
 }) {
   const w = s.what_if;
   return (
@@ -66,6 +76,7 @@ export function SuggestionItem({
       data-kind={s.change.kind}
       data-fixes={s.fixes}
       data-breaks={s.breaks}
+      data-reviewed={s.reviewed.length}
     >
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="flex min-w-0 items-baseline gap-2">
@@ -87,8 +98,30 @@ export function SuggestionItem({
         <span className={`font-semibold ${s.breaks > 0 ? "text-red-800" : "text-slate-700"}`}>
           {n(s.breaks)}
         </span>{" "}
-        <span className="text-xs text-slate-500">of the labelled fields in scope</span>
+        <span className="text-xs text-slate-500">
+          of the labelled fields in scope; fixes from {n(s.traces)} trace{s.traces === 1 ? "" : "s"}
+        </span>
       </p>
+      {s.reviewed.length > 0 ? (
+        <div className="mt-1 pl-8 text-sm text-red-900" data-testid="suggestion-reviewed">
+          <p>
+            <span aria-hidden="true">✗ </span>moves {n(s.reviewed.length)} reviewed field
+            {s.reviewed.length === 1 ? "" : "s"} away from the review
+          </p>
+          {taken ? null : (
+            <label className="mt-1 inline-flex min-h-6 items-center gap-2 text-xs text-slate-700">
+              <input
+                type="checkbox"
+                checked={ticked}
+                onChange={(e) => onTick(e.target.checked)}
+                className="size-4"
+                data-testid="tick-reviewed"
+              />
+              include it in “Take all” anyway
+            </label>
+          )}
+        </div>
+      ) : null}
       {w ? (
         <p className="mt-1 pl-8 text-xs text-slate-600" data-testid="suggestion-what-if">
           what-if with the ones above: fixtures {n(w.fixtures.fixed)} fixed,{" "}

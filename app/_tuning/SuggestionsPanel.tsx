@@ -34,6 +34,8 @@ export function SuggestionsPanel({
   const [error, setError] = useState("");
   const [result, setResult] = useState<SuggestionsJson | null>(null);
   const [taken, setTaken] = useState<Set<number>>(new Set());
+  /** Suggestions that move reviewed fields, ticked to be taken by "Take all" anyway. */
+  const [ticked, setTicked] = useState<Set<number>>(new Set());
   const [notice, setNotice] = useState("");
   const takeIntoDraft = useTakeIntoDraft();
 
@@ -42,6 +44,7 @@ export function SuggestionsPanel({
     setError("");
     setNotice("");
     setTaken(new Set());
+    setTicked(new Set());
     try {
       const r = await suggestAction({
         probe: target.kind === "probe" ? target.probe : null,
@@ -118,17 +121,26 @@ export function SuggestionsPanel({
             ))}
           </select>
         </label>
-        {result && result.suggestions.length > 1 ? (
-          <button
-            type="button"
-            onClick={() => take(result.suggestions.map((s) => s.rank))}
-            disabled={result.suggestions.every((s) => taken.has(s.rank))}
-            className="rounded border border-slate-300 bg-white px-2 py-1 text-xs hover:bg-slate-50 disabled:text-slate-400"
-            data-testid="take-all"
-          >
-            Take all {result.suggestions.length} into the draft
-          </button>
-        ) : null}
+        {result && result.suggestions.length > 1
+          ? (() => {
+              // "Take all" takes only what moves no reviewed field, unless the reviewer ticked it.
+              const all = result.suggestions.filter((s) => s.reviewed.length === 0 || ticked.has(s.rank));
+              const left = result.suggestions.length - all.length;
+              return (
+                <button
+                  type="button"
+                  onClick={() => take(all.map((s) => s.rank))}
+                  disabled={all.every((s) => taken.has(s.rank))}
+                  className="min-h-6 rounded border border-slate-300 bg-white px-2 py-1 text-xs hover:bg-slate-50 disabled:text-slate-400"
+                  data-testid="take-all"
+                  data-count={all.length}
+                >
+                  Take all {all.length} into the draft
+                  {left > 0 ? ` (not the ${left} that move reviewed fields)` : ""}
+                </button>
+              );
+            })()
+          : null}
       </div>
       {error ? (
         <p role="alert" className="rounded bg-red-50 p-2 text-sm text-red-800" data-testid="suggest-error">
@@ -161,7 +173,7 @@ export function SuggestionsPanel({
             {result.counted.missing > 0
               ? `; ${n(result.counted.missing)} left out (their probe version is gone)`
               : ""}
-            .{" "}
+            . A suggestion needs {n(result.needs.fixes)} fixes from {n(result.needs.traces)} different traces.{" "}
             <span className="text-xs text-slate-500">
               ranked in {n(result.ms.read + result.ms.rank)} ms, what-ifs {n(result.ms.whatIf)} ms
             </span>
@@ -173,7 +185,19 @@ export function SuggestionsPanel({
           ) : (
             <ol className="space-y-2" data-testid="suggestion-list">
               {result.suggestions.map((s) => (
-                <SuggestionItem key={s.rank} s={s} taken={taken.has(s.rank)} onTake={() => take([s.rank])} />
+                <SuggestionItem
+                  key={s.rank}
+                  s={s}
+                  taken={taken.has(s.rank)}
+                  onTake={() => take([s.rank])}
+                  ticked={ticked.has(s.rank)}
+                  onTick={(on) => {
+                    const next = new Set(ticked);
+                    if (on) next.add(s.rank);
+                    else next.delete(s.rank);
+                    setTicked(next);
+                  }}
+                />
               ))}
             </ol>
           )}

@@ -31,7 +31,11 @@ export function TermChips({
   normalize?: (term: string) => string;
   testId: string;
   /** Terms shown before the editable ones, not removable here (another list's). */
-  readOnly?: readonly { term: string; title: string }[];
+  readOnly?: readonly {
+    term: string;
+    title: string /** A prefix that says which list it is (`*`). */;
+    mark?: string;
+  }[];
 }) {
   const [all, setAll] = useState(false);
   const add = (typed: string): string | null => {
@@ -51,11 +55,18 @@ export function TermChips({
       <ul className="flex flex-wrap gap-1" aria-label={label}>
         {(all ? readOnly : readOnly.slice(0, SHOWN)).map((r) => (
           <li
-            key={`ro:${r.term}`}
-            className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs text-slate-600"
+            key={`ro:${r.mark ?? ""}:${r.term}`}
+            className={`rounded px-1.5 py-0.5 font-mono text-xs ${r.mark ? "bg-violet-100 text-violet-900" : "bg-slate-100 text-slate-600"}`}
             title={r.title}
             data-testid="readonly-term"
+            data-mark={r.mark}
           >
+            {r.mark ? (
+              <>
+                <span aria-hidden="true">{r.mark} </span>
+                <span className="sr-only">every field: </span>
+              </>
+            ) : null}
             {r.term}
           </li>
         ))}

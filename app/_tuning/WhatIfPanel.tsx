@@ -85,6 +85,17 @@ function Fixtures({ report }: { report: WhatIfReport }) {
           the seed set (the first article's four): saving needs your confirmation.
         </p>
       ) : null}
+      {f.broken - f.seedBroken > 0 ? (
+        <p
+          role="alert"
+          className="mb-2 rounded border border-red-300 bg-red-50 p-2 text-sm font-medium text-red-900"
+          data-testid="fixture-guard"
+        >
+          <span aria-hidden="true">✗ </span>Moves {n(f.broken - f.seedBroken)} fixture
+          {f.broken - f.seedBroken === 1 ? "" : "s"} away from the expected label: saving needs your
+          confirmation.
+        </p>
+      ) : null}
       <h3 className="text-xs font-medium text-slate-500 uppercase">Fixtures</h3>
       <p className="text-sm">
         <span className={f.fixed ? "font-semibold text-emerald-800" : ""}>{n(f.fixed)} fixed</span> ·{" "}
@@ -175,7 +186,36 @@ function Traces({ report }: { report: WhatIfReport }) {
         {t.missing ? (
           <span className="text-amber-800"> · {n(t.missing)} traces scored by versions no longer stored</span>
         ) : null}
+        {t.importedAway ? (
+          <span className="text-slate-600" data-testid="imported-away">
+            {" "}
+            · {n(t.importedAway)} away from an imported label (shown, not guarded)
+          </span>
+        ) : null}
       </p>
+      {t.reviewedAway ? (
+        <div
+          role="alert"
+          className="my-2 rounded border border-red-300 bg-red-50 p-2 text-sm text-red-900"
+          data-testid="reviewed-guard"
+          data-count={t.reviewedAway}
+        >
+          <p className="font-medium">
+            <span aria-hidden="true">✗ </span>Moves {n(t.reviewedAway)} reviewed field
+            {t.reviewedAway === 1 ? "" : "s"} away from the review: saving needs your confirmation.
+          </p>
+          <ul className="mt-1 space-y-0.5">
+            {(t.reviewed ?? []).map((m) => (
+              <li key={`${m.trace}:${m.field}`} data-testid="reviewed-move">
+                <Link href={`/traces/${m.trace}`} className="text-indigo-700 underline">
+                  trace {m.trace}
+                </Link>{" "}
+                <span className="font-mono">{m.field}</span>: reviewed {m.review}, {m.from} → {m.to}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
       {t.fields.length > 0 ? (
         <ScrollBox label="Label moves">
           <table className="mt-1 w-full text-sm" data-testid="what-if-moves">

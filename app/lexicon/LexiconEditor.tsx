@@ -6,6 +6,7 @@ import { AddInput } from "@/app/_tuning/AddInput";
 import { DraftEditor, useDraftOf } from "@/app/_tuning/DraftEditor";
 import { TermChips } from "@/app/_tuning/TermChips";
 import {
+  ANY_FIELD_ENTRY,
   ASK_RULES,
   type AskRule,
   describeEntryChanges,
@@ -95,7 +96,9 @@ export function LexiconEditor({
         whole words (one or more; <span className="font-mono">locat*</span> is a prefix), ignoring case and
         accents; in Chinese, Japanese or Thai text anywhere. At most {TERM_LIMITS.termsPerField} terms a
         field, {TERM_LIMITS.termLength} characters a term, {TERM_LIMITS.fields} fields and{" "}
-        {TERM_LIMITS.totalTerms.toLocaleString("en-US")} terms in all.
+        {TERM_LIMITS.totalTerms.toLocaleString("en-US")} terms in all. The entry{" "}
+        <span className="font-mono">*</span> holds terms for every probed field of every probe, with its own
+        rule.
       </p>
       {fields.length === 0 ? (
         <p className="text-sm text-slate-500 italic" data-testid="lexicon-empty">
@@ -105,6 +108,8 @@ export function LexiconEditor({
       <ul className="space-y-3">
         {fields.map((f) => {
           const e = draft[f];
+          const every = f === ANY_FIELD_ENTRY;
+          const any = !every && Object.hasOwn(draft, ANY_FIELD_ENTRY) ? draft[ANY_FIELD_ENTRY] : null;
           return (
             <li
               key={f}
@@ -113,7 +118,17 @@ export function LexiconEditor({
               data-field={f}
             >
               <div className="mb-2 flex flex-wrap items-center justify-between gap-2">
-                <span className="font-mono text-sm font-semibold [overflow-wrap:anywhere]">{f}</span>
+                <span className="font-mono text-sm font-semibold [overflow-wrap:anywhere]">
+                  {f}
+                  {every ? (
+                    <span
+                      className="ml-2 rounded bg-violet-100 px-1 font-sans text-xs font-normal text-violet-900"
+                      data-testid="every-field"
+                    >
+                      every field of every probe
+                    </span>
+                  ) : null}
+                </span>
                 <div className="flex items-center gap-2">
                   <label className="text-xs text-slate-600">
                     counts{" "}
@@ -152,9 +167,16 @@ export function LexiconEditor({
                 }}
                 testId="entry-terms"
               />
-              {e.rule === "question" ? (
+              {e.rule === "question" && !every ? (
                 <p className="mt-1 text-xs text-slate-500">
                   The probe's own terms for {f} count only inside a question too.
+                </p>
+              ) : null}
+              {any && any.terms.length > 0 ? (
+                <p className="mt-1 text-xs text-slate-600" data-testid="any-terms">
+                  Also counts for {f}: <span className="font-mono">*</span>{" "}
+                  {any.rule === "question" ? "(in questions) " : ""}
+                  {any.terms.map((t) => `“${t}”`).join(", ")}
                 </p>
               ) : null}
             </li>
@@ -166,7 +188,7 @@ export function LexiconEditor({
         label="Add an entry for a field name"
         button="Add field"
         maxLength={200}
-        offered={{ id: "lexicon-field-names", values: fieldNames }}
+        offered={{ id: "lexicon-field-names", values: [ANY_FIELD_ENTRY, ...fieldNames] }}
         className="flex flex-wrap items-end gap-2 border-t border-slate-100 pt-3"
         inputTestId="new-field"
         buttonTestId="add-field"

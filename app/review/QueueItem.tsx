@@ -76,7 +76,7 @@ export function WhyQueued({
 export function QueueEvidence({ t }: { t: TraceDetail }) {
   const probe = t.compiled;
   const view = probe ? markArguments(t.response, probe) : null;
-  const hits = probe ? askTermHits(t.response.text, probe) : null;
+  const hits = probe ? askTermHits(t.response.text, probe, undefined, t.response.verbatim === true) : null;
   const called = view !== null && view.kind !== "no_call";
   return (
     <div className="space-y-4">

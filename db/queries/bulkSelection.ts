@@ -54,6 +54,8 @@ export interface SelectedField {
   current: ReviewAt | undefined;
   /** The record's imported human label, if any. */
   imported: string | undefined;
+  /** The scorer's stored label of the field. */
+  ours: string;
   /** Whether a review landed on the field after the mark. */
   changed: boolean;
 }
@@ -133,6 +135,7 @@ export function selectAsOf(
       asOf: asOf.get(x.field),
       current: cur,
       imported: imported[x.field],
+      ours: score.fields[x.field]?.label ?? "",
       changed: cur !== undefined && cur.id > seenReviewId,
     };
   });

@@ -7,7 +7,7 @@ import type { LexiconEntry } from "../../lib/fixtures/configuration";
 import { FixtureError } from "../../lib/fixtures/errors";
 import { fixtureLine, type HistoryEntry, type SourceRef } from "../../lib/fixtures/exportLine";
 import { type PytestWorld, pytestModule } from "../../lib/fixtures/pytest";
-import { entryFor } from "../../lib/lexicon/lexicon";
+import { ANY_FIELD_ENTRY, entryFor } from "../../lib/lexicon/lexicon";
 import type { NormalizedResponse } from "../../lib/probe/response";
 import type { Label } from "../../lib/probe/schema";
 import type { Settled } from "../../lib/review/rounds";
@@ -89,6 +89,7 @@ export function* exportFixtureLines(db: Db, setName: string): Generator<string> 
       },
       ctx.probe(r.probe).config,
       lexiconEntry(ctx, r.field),
+      lexiconEntry(ctx, ANY_FIELD_ENTRY),
     );
     yield JSON.stringify(line);
   }

@@ -15,7 +15,13 @@ import { FixtureError } from "../../lib/fixtures/errors";
 import { type FixtureLine, parseFixtureLine } from "../../lib/fixtures/exportLine";
 import type { NumberedLine } from "../../lib/fixtures/lines";
 import { SEED_SET } from "../../lib/fixtures/setName";
-import { entryFor, entryTerms, LexiconError, normalizeEntry } from "../../lib/lexicon/lexicon";
+import {
+  ANY_FIELD_ENTRY,
+  entryFor,
+  entryTerms,
+  LexiconError,
+  normalizeEntry,
+} from "../../lib/lexicon/lexicon";
 import { termListsProblem } from "../../lib/lexicon/limits";
 import { canonicalJson } from "../../lib/probe/digest";
 import { describeIssues, ProbeSchema } from "../../lib/probe/schema";
@@ -249,11 +255,16 @@ export async function importFixtures(
       sum.errors.push({ line, reason: r.reason });
       continue;
     }
-    const e = r.line.configuration.lexicon;
-    if (e !== null) {
-      const seen = entries.get(r.line.field);
-      if (!seen) entries.set(r.line.field, { entry: e, line });
-      else if (canonicalJson(seen.entry) !== canonicalJson(e)) disagreeing.add(r.line.field);
+    // The field's entry, and the `*` entry (terms for every field) when the line carries one.
+    const carried: [string, LexiconEntry | null][] = [
+      [r.line.field, r.line.configuration.lexicon],
+      [ANY_FIELD_ENTRY, r.line.configuration.lexicon_any ?? null],
+    ];
+    for (const [field, e] of carried) {
+      if (e === null) continue;
+      const seen = entries.get(field);
+      if (!seen) entries.set(field, { entry: e, line });
+      else if (canonicalJson(seen.entry) !== canonicalJson(e)) disagreeing.add(field);
     }
     batch.push({ line, l: r.line });
     if (batch.length >= BATCH) {

@@ -67,4 +67,28 @@ describe("fixture sets and the shared lexicon", () => {
     expect(again.lexicon).toBeUndefined();
     expect(joinLines(exportFixtureLines(fresh.db, "regressions"))).toBe(text);
   });
+
+  it("export lines carry the `*` entry beside the field's; an import stores both, and re-exports the same bytes", async () => {
+    curate();
+    saveLexicon(
+      db,
+      { "*": { terms: ["which"], rule: "question" }, timezone: { terms: ["region"], rule: "anywhere" } },
+      { by: "ana" },
+    );
+    const text = joinLines(exportFixtureLines(db, "regressions"));
+    const first = parseFixtureLine(text.split("\n")[0]);
+    if (!first.ok) throw new Error(first.reason);
+    expect(first.line.configuration.lexicon_any).toEqual({ terms: ["which"], rule: "question" });
+
+    const fresh = tempDb("fixture-lexicon-any");
+    others.push(fresh.cleanup);
+    syncSeedSet(fresh.db);
+    const sum = await importFixtures(fresh.db, linesOf(text), { file: "x.jsonl" });
+    expect(sum.lexicon).toEqual({ version: 1, fields: ["*", "timezone"] });
+    expect(currentLexicon(fresh.db).entries["*"]).toEqual({ terms: ["which"], rule: "question" });
+    expect(joinLines(exportFixtureLines(fresh.db, "regressions"))).toBe(text);
+    // A lexicon with no `*` entry exports no `lexicon_any` key (older lines stay byte for byte).
+    saveLexicon(db, { timezone: { terms: ["region"], rule: "anywhere" } }, { by: "ana" });
+    expect(joinLines(exportFixtureLines(db, "regressions"))).not.toContain("lexicon_any");
+  });
 });

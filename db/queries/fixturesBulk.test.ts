@@ -220,3 +220,26 @@ describe("adding a run page's filter to a fixture set", () => {
     expect(getSet(db, "fine")).toBeUndefined();
   });
 });
+
+describe("corrections and confirmations as separate choices", () => {
+  it("counts both kinds and adds exactly the chosen one", async () => {
+    reviewSome();
+    // The timezone DRIFTs of ours: three reviewed ASK (corrections), one reviewed DRIFT (a confirmation).
+    const query = { field: "timezone", label: "DRIFT" };
+    const corrections = { ...spec(query), kind: "corrections" as const };
+    const c = await countBulkAdd(db, corrections, "corrections");
+    expect(c).toMatchObject({ total: 3, labels: { ASK: 3 }, kinds: { corrections: 3, confirmations: 1 } });
+    await addFilterToSet(db, corrections, c, "corrections", "mira");
+    expect(fixturesOf("corrections").map((f) => [f.traceId, f.expected])).toEqual([
+      [id("drift-q"), "ASK"],
+      [id("h-ask"), "ASK"],
+      [id("both"), "ASK"],
+    ]);
+
+    const confirmations = { ...spec(query), kind: "confirmations" as const };
+    const k = await countBulkAdd(db, confirmations, "confirmations");
+    expect(k).toMatchObject({ total: 1, labels: { DRIFT: 1 }, kinds: { corrections: 3, confirmations: 1 } });
+    await addFilterToSet(db, confirmations, k, "confirmations", "mira");
+    expect(fixturesOf("confirmations").map((f) => [f.traceId, f.expected])).toEqual([[id("drift"), "DRIFT"]]);
+  });
+});

@@ -1,6 +1,8 @@
 /**
  * Adding a run page's filter to a fixture set: every field the filter shows, with its human label
  * (current review, else imported) as the expected label; fields with none are skipped and counted.
+ * One kind at a time (BulkAddKind): corrections, where that label differs from the scorer's stored
+ * one, or confirmations, where it is the same; the count shows both.
  *
  * As the bulk relabel does (bulkReviews.ts), the reviewer first sees a count, taken at a mark
  * (bulkSelection.ts); the add then selects each field as it was at that mark, so what is written
@@ -25,11 +27,14 @@ import { checkSetName, fixtureTransaction, getSet, writableSet } from "./fixture
 import { type TraceFieldAdd, writeTraceFields } from "./fixtures";
 import {
   type BulkAddJob,
+  type BulkAddKind,
   type BulkAddResult,
   type BulkAddSpec,
   bulkAddResult,
+  DEFAULT_BULK_ADD_KIND,
   getBulkAdd,
   insertBulkAdd,
+  ofKind,
 } from "./fixturesBulkJobs";
 
 export * from "./fixturesBulkJobs";
@@ -52,6 +57,9 @@ export interface BulkAddCount extends BulkMarkIds {
   labels: Partial<Record<Label, number>>;
   /** Selected fields with no human label (skipped). */
   noLabel: number;
+  /** The kind counted in `total`, and fields with a human label of each kind (past the limit: partial). */
+  kind: BulkAddKind;
+  kinds: { corrections: number; confirmations: number };
   /** The set, as it is now: null when the add will create it. */
   set: { name: string; fixtures: number } | null;
 }
@@ -92,7 +100,18 @@ export async function countBulkAdd(
   const set = setNow(db, setName);
   const spec = { ...input, filter: pageless(input.filter) };
   const mark = takeMark(db, spec.runId);
-  const out: BulkAddCount = { ...mark, total: 0, overLimit: false, limit, labels: {}, noLabel: 0, set };
+  const kind = spec.kind ?? DEFAULT_BULK_ADD_KIND;
+  const out: BulkAddCount = {
+    ...mark,
+    total: 0,
+    overLimit: false,
+    limit,
+    labels: {},
+    noLabel: 0,
+    kind,
+    kinds: { corrections: 0, confirmations: 0 },
+    set,
+  };
   let after = 0;
   let started = performance.now();
   walk: for (;;) {
@@ -105,6 +124,9 @@ export async function countBulkAdd(
           out.noLabel++;
           continue;
         }
+        const k: BulkAddKind = ofKind("confirmations", e.label, x.ours) ? "confirmations" : "corrections";
+        out.kinds[k]++;
+        if (!ofKind(kind, e.label, x.ours)) continue;
         out.total++;
         out.labels[e.label] = (out.labels[e.label] ?? 0) + 1;
         if (out.total > limit) {
@@ -201,6 +223,7 @@ export function bulkAddStep(
           }
           const e = expectedOf(x);
           if (!e) n.noLabel++;
+          else if (!ofKind(job.kind, e.label, x.ours)) continue;
           else adds.push({ traceId, field: x.field, expected: e.label, note: e.note });
         }
         if (adds.length === 0) continue;

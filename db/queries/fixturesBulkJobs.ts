@@ -14,6 +14,23 @@ export interface BulkAddSpec {
   filter: TraceFilter;
   /** The filtered field, or `*` for any field. */
   field: string;
+  /**
+   * Which fields it adds: `corrections` (the human label differs from the scorer's stored one),
+   * `confirmations` (the same), so a set can guard both sides of the boundary, or `all` (both; the
+   * default here, as before the choice existed; the dashboard offers the two and starts on
+   * corrections).
+   */
+  kind?: BulkAddKind;
+}
+
+export const BULK_ADD_KINDS = ["corrections", "confirmations", "all"] as const;
+export type BulkAddKind = (typeof BULK_ADD_KINDS)[number];
+export const DEFAULT_BULK_ADD_KIND: BulkAddKind = "all";
+
+/** Whether a field with this human label and this stored label of ours is of the kind. */
+export function ofKind(kind: BulkAddKind, human: string, ours: string): boolean {
+  if (kind === "all") return true;
+  return kind === "confirmations" ? human === ours : human !== ours;
 }
 
 /** A field a bulk add left out because someone reviewed it after the count, with that review. */
@@ -38,7 +55,10 @@ export interface BulkAddResult {
 
 export type BulkAddStatus = "running" | "done" | "failed" | "cancelled";
 
-export interface BulkAddJob extends BulkAddSpec, BulkMarkIds, Omit<BulkAddResult, "set" | "changes"> {
+export interface BulkAddJob
+  extends Required<BulkAddSpec>,
+    BulkMarkIds,
+    Omit<BulkAddResult, "set" | "changes"> {
   id: number;
   setName: string;
   reviewer: string;
@@ -52,7 +72,7 @@ export interface BulkAddJob extends BulkAddSpec, BulkMarkIds, Omit<BulkAddResult
   finishedAt: string | null;
 }
 
-const JOB_COLUMNS = `id, run_id AS runId, filter, field, set_name AS setName, created, reviewer, total,
+const JOB_COLUMNS = `id, run_id AS runId, filter, field, kind, set_name AS setName, created, reviewer, total,
   seen_review_id AS seenReviewId, last_trace_id AS lastTraceId, cursor, added, relabelled, unchanged,
   no_label AS noLabel, changed, batches, status, error, created_at AS createdAt, updated_at AS updatedAt,
   finished_at AS finishedAt`;
@@ -91,14 +111,15 @@ export function insertBulkAdd(
 ): number {
   return db.sqlite
     .prepare(
-      `INSERT INTO bulk_fixture_adds(run_id, filter, field, set_name, created, reviewer, total, seen_review_id, last_trace_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+      `INSERT INTO bulk_fixture_adds(run_id, filter, field, kind, set_name, created, reviewer, total, seen_review_id, last_trace_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
     )
     .pluck()
     .get(
       spec.runId,
       JSON.stringify(spec.filter),
       spec.field,
+      spec.kind ?? DEFAULT_BULK_ADD_KIND,
       set.name,
       set.created ? 1 : 0,
       reviewer,

@@ -9,7 +9,7 @@ import {
   describeConfigurationChange,
   diffConfiguration,
 } from "../../lib/fixtures/configuration";
-import { describeEntryChanges, diffEntries } from "../../lib/lexicon/lexicon";
+import { ANY_FIELD_ENTRY, describeEntryChanges, diffEntries } from "../../lib/lexicon/lexicon";
 import type { Db } from "../client";
 import { currentLexicon, lexiconAt } from "./lexicon";
 import { getProbe, getProbeVersion } from "./probes";
@@ -52,7 +52,7 @@ export function runScoringView(db: Db, runId: number): RunScoringView {
       if (lexicon.version !== s.lexiconVersion) {
         const fields = new Set(t.from.fields);
         const changes = diffEntries(lexiconAt(db, s.lexiconVersion)?.entries ?? {}, lexicon.entries).filter(
-          (c) => fields.has(c.field),
+          (c) => fields.has(c.field) || c.field === ANY_FIELD_ENTRY,
         );
         if (changes.length) parts.push(`lexicon v${lexicon.version}: ${describeEntryChanges(changes)}`);
       }

@@ -100,7 +100,15 @@ describe("suggestions counted only inside their scope", () => {
       }),
     );
     expect(r.ok).toBe(true);
-    const b = suggestFor(t.db, { scope: { runs: ["run-b"], sets: [] }, whatIf: false });
+    // One miss: listed only with the two-fix, two-trace threshold lowered.
+    expect(suggestFor(t.db, { scope: { runs: ["run-b"], sets: [] }, whatIf: false }).suggestions).toEqual([]);
+    const b = suggestFor(t.db, {
+      scope: { runs: ["run-b"], sets: [] },
+      whatIf: false,
+      minFixes: 1,
+      minTraces: 1,
+    });
+    expect(b.needs).toEqual({ fixes: 1, traces: 1 });
     expect(b.counted.missedAsks).toBe(1);
     const inputs = suggestInputs(t.db, { runs: ["run-b"], sets: [] });
     expect(inputs.find((i) => i.trace?.id === b3)).toMatchObject({ human: "ASK", source: "review" });

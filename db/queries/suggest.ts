@@ -13,7 +13,13 @@ import type { LexiconEntry } from "../../lib/lexicon/lexicon";
 import type { Probe } from "../../lib/probe/schema";
 import { type BoundSuggestion, bindSuggestion, type ScoredInput } from "../../lib/tuning/bind";
 import type { SuggestionsJson, TuneDraft, TuningTarget } from "../../lib/tuning/contract";
-import { DEFAULT_SUGGESTIONS, type Suggestion, suggestChanges } from "../../lib/tuning/suggest";
+import {
+  DEFAULT_MIN_FIXES,
+  DEFAULT_MIN_TRACES,
+  DEFAULT_SUGGESTIONS,
+  type Suggestion,
+  suggestChanges,
+} from "../../lib/tuning/suggest";
 import type { TermChange } from "../../lib/tuning/types";
 import type { WhatIfReport } from "../../lib/tuning/whatIf";
 import type { Db } from "../client";
@@ -31,6 +37,11 @@ export interface SuggestRequest {
   limit?: number;
   /** Give each suggestion its what-if (default true). */
   whatIf?: boolean;
+  /** Fixes a suggestion needs, and the different traces they come from (defaults 2 and 2). */
+  minFixes?: number;
+  minTraces?: number;
+  /** false: no term goes to the lexicon's `*` entry (default: it may). */
+  anyField?: boolean;
 }
 
 export interface SuggestionWithWhatIf extends Suggestion {
@@ -52,6 +63,8 @@ export interface SuggestResult {
     /** Fields that could not be scored now (their probe version is gone): left out. */
     missing: number;
   };
+  /** What a suggestion needs: fixes, from different traces. */
+  needs: { fixes: number; traces: number };
   suggestions: SuggestionWithWhatIf[];
   /** Milliseconds: reading and scoring the fields, ranking, the what-ifs. */
   ms: { read: number; rank: number; whatIf: number };
@@ -60,19 +73,35 @@ export interface SuggestResult {
 
 /** A draft of the first `n` suggestions, as the what-if and a save take it. */
 export function draftOf(result: SuggestResult, n = result.suggestions.length): TuneDraft {
-  const changes: TermChange[] = result.suggestions.slice(0, n).map((s) => s.change);
-  if (result.target.kind === "lexicon") {
-    const entries: Record<string, LexiconEntry> = { ...result.bound.lexiconWith(changes).entries };
+  return draftWith(
+    result.bound,
+    result.suggestions.slice(0, n).map((s) => s.change),
+  );
+}
+
+/** A draft of the given changes on the bound target (the lexicon, or one probe's own terms). */
+function draftWith(bound: BoundSuggestion, changes: TermChange[]): TuneDraft {
+  const target = bound.target;
+  if (target.kind === "lexicon") {
+    const entries: Record<string, LexiconEntry> = { ...bound.lexiconWith(changes).entries };
     return { kind: "lexicon", entries };
   }
-  const target = result.bound.target;
-  if (target.kind !== "probe") throw new Error("a probe suggestion without its probe");
   const stored = target.probe;
   return {
     kind: "probe",
-    probe: result.target.probe,
-    configuration: { ...configurationOf(stored), ask_terms: result.bound.askTermsWith(changes) },
+    probe: stored.id,
+    configuration: { ...configurationOf(stored), ask_terms: bound.askTermsWith(changes) },
   };
+}
+
+/**
+ * The stored labels of fields no human checked (no review, no imported label) that a draft moves,
+ * as its what-if counts them: moved fields minus those with a human label. For tied suggestions
+ * on the same draft the labels the draft before them moves are common to all, so the whole
+ * draft's count orders them as the change's own would.
+ */
+export function uncheckedMoves(report: WhatIfReport): number {
+  return report.traces.fields.reduce((n, f) => n + f.moved - f.agrees - f.disagrees, 0);
 }
 
 /**
@@ -134,8 +163,13 @@ export function suggestFor(db: Db, req: SuggestRequest): SuggestResult {
     : { kind: "lexicon" };
   const bound = bindSuggestion(inputs, lexicon, target);
   const t1 = performance.now();
+  const needs = { fixes: req.minFixes ?? DEFAULT_MIN_FIXES, traces: req.minTraces ?? DEFAULT_MIN_TRACES };
   const suggestions: SuggestionWithWhatIf[] = suggestChanges(bound.fields, bound.evaluator, {
     limit: req.limit ?? DEFAULT_SUGGESTIONS,
+    minFixes: needs.fixes,
+    minTraces: needs.traces,
+    anyField: req.anyField === false ? false : undefined,
+    unchecked: (change, draft) => uncheckedMoves(whatIf(db, draftWith(bound, [...draft, change]))),
   });
   const t2 = performance.now();
   const result: SuggestResult = {
@@ -149,6 +183,7 @@ export function suggestFor(db: Db, req: SuggestRequest): SuggestResult {
       wrongAsks: bound.fields.filter((f) => f.human === "DRIFT" && f.ours === "ASK").length,
       missing,
     },
+    needs,
     suggestions,
     ms: { read: Math.round(t1 - t0), rank: Math.round(t2 - t1), whatIf: 0 },
     bound,
@@ -168,6 +203,7 @@ export function suggestionJson(r: SuggestResult): SuggestionsJson {
     target: r.target,
     scope: { runs: r.scope.runs, sets: r.scope.sets, probe: r.scope.probe ?? null },
     counted: r.counted,
+    needs: r.needs,
     suggestions: r.suggestions.map((s, k) => ({
       rank: k + 1,
       change: s.change,
@@ -175,8 +211,10 @@ export function suggestionJson(r: SuggestResult): SuggestionsJson {
       breaks: s.breaks,
       net: s.net,
       in_question: s.inQuestion,
+      traces: s.traces,
       fixed: s.fixed,
       broken: s.broken,
+      reviewed: s.reviewed,
       sources: s.sources,
       what_if: s.whatIf ?? null,
     })),

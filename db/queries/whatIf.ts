@@ -17,10 +17,9 @@ import {
   diffConfiguration,
   normalizeConfiguration,
 } from "../../lib/fixtures/configuration";
-import { SEED_SET } from "../../lib/fixtures/setName";
 import { tag } from "../../lib/ingest/tags";
 import { draftLexicon } from "../../lib/lexicon/draft";
-import { describeEntryChanges, diffEntries } from "../../lib/lexicon/lexicon";
+import { ANY_FIELD_ENTRY, describeEntryChanges, diffEntries } from "../../lib/lexicon/lexicon";
 import { askTermsFor, probedFields } from "../../lib/probe/compile";
 import type { NormalizedResponse } from "../../lib/probe/response";
 import type { Label } from "../../lib/probe/schema";
@@ -29,7 +28,13 @@ import { humanLabel } from "../../lib/review/humanLabel";
 import type { TuneDraft } from "../../lib/tuning/contract";
 import { labelMayMove, mayChange } from "../../lib/tuning/footprint";
 import { guardOf, type SaveGuard } from "../../lib/tuning/guard";
-import { FlipTally, MoveTally, type WhatIfReport } from "../../lib/tuning/whatIf";
+import {
+  FlipTally,
+  GUARD_EXAMPLES,
+  type GuardedMove,
+  MoveTally,
+  type WhatIfReport,
+} from "../../lib/tuning/whatIf";
 import type { Db } from "../client";
 import { FixtureScoring, type ScoringDraft } from "./fixtureScoring";
 import { currentLexicon } from "./lexicon";
@@ -177,7 +182,18 @@ export function whatIf(db: Db, draft: TuneDraft, o: WhatIfOptions = {}): WhatIfR
   const s = scopeOf(db, draft);
   const fixtures = fixtureWhatIf(db, s, o.sets);
   const moves = new MoveTally();
-  const traces = { read: 0, scored: 0, all: s.all, missing: 0, moved: 0, agrees: 0, disagrees: 0 };
+  const traces = {
+    read: 0,
+    scored: 0,
+    all: s.all,
+    missing: 0,
+    moved: 0,
+    agrees: 0,
+    disagrees: 0,
+    reviewedAway: 0,
+    importedAway: 0,
+  };
+  const reviewed: GuardedMove[] = [];
   const ids = o.fixturesOnly ? [] : tracesTagged(db, candidateTags(db, s), s.probe);
   const read = db.sqlite.prepare(
     `SELECT id, probe_id AS probeId, probe_version AS probeVersion, lexicon_version AS lexiconVersion, labels,
@@ -228,6 +244,14 @@ export function whatIf(db: Db, draft: TuneDraft, o: WhatIfOptions = {}): WhatIfR
       const imported = parseOr<Record<string, string>>(m.row.human)?.[m.field];
       const h = humanLabel(review === undefined ? undefined : { label: review }, imported)?.label;
       moves.label(m.row.id, m.field, m.from, m.to, h);
+      // Away from a human label ours agreed with: a review's is guarded, an imported one's shown.
+      if (h !== undefined && h === m.from && m.to !== h) {
+        if (review !== undefined && review !== null) {
+          traces.reviewedAway++;
+          if (reviewed.length < GUARD_EXAMPLES)
+            reviewed.push({ trace: m.row.id, field: m.field, from: m.from, to: m.to, review });
+        } else traces.importedAway++;
+      }
       traces.moved++;
       if (h !== undefined) {
         if (h === m.to) traces.agrees++;
@@ -240,7 +264,7 @@ export function whatIf(db: Db, draft: TuneDraft, o: WhatIfOptions = {}): WhatIfR
     change: s.change,
     fields,
     fixtures,
-    traces: { ...traces, fields: moves.fields(), reasons: moves.reasonList() },
+    traces: { ...traces, reviewed, fields: moves.fields(), reasons: moves.reasonList() },
     ms: Math.round(performance.now() - t0),
   };
 }
@@ -261,12 +285,13 @@ function fixtureWhatIf(db: Db, s: Scope, only?: readonly string[]): WhatIfReport
   const columns = `s.name AS setName, s.builtin, f.identity, f.probe_id AS probe, f.world_digest AS world,
     f.response, f.field, f.expected`;
   const rows = (
-    s.probe !== null
+    s.probe !== null || s.askFields.includes(ANY_FIELD_ENTRY)
       ? db.sqlite
           .prepare(
-            `SELECT ${columns} FROM fixtures f JOIN fixture_sets s ON s.id = f.set_id WHERE f.probe_id = ? ORDER BY f.id`,
+            // The `*` entry counts for every field of every probe: every fixture.
+            `SELECT ${columns} FROM fixtures f JOIN fixture_sets s ON s.id = f.set_id WHERE ? IS NULL OR f.probe_id = ? ORDER BY f.id`,
           )
-          .iterate(s.probe)
+          .iterate(s.probe, s.probe)
       : db.sqlite
           .prepare(
             `SELECT ${columns} FROM fixtures f JOIN fixture_sets s ON s.id = f.set_id
@@ -303,7 +328,10 @@ function fixtureWhatIf(db: Db, s: Scope, only?: readonly string[]): WhatIfReport
   };
 }
 
-/** What saving the draft needs confirmed (lib/tuning/guard.ts), reading only what the guard counts. */
+/**
+ * What saving the draft needs confirmed (lib/tuning/guard.ts): every fixture it touches and every
+ * stored field it moves, since a move away from a review is guarded as a seed break is.
+ */
 export function saveGuard(db: Db, draft: TuneDraft): SaveGuard {
-  return guardOf(whatIf(db, draft, { sets: [SEED_SET], fixturesOnly: true }));
+  return guardOf(whatIf(db, draft));
 }

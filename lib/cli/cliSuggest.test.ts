@@ -58,7 +58,10 @@ describe("assumeprobe suggest", () => {
     expect(top.what_if.traces.agrees).toBe(3);
     expect(top.what_if.traces.disagrees).toBe(1);
     const plain = await box.run(["suggest", "--run", "learn"]);
-    expect(plain.stdout).toContain('1. add timezone="located": fixes 3, breaks 0');
+    expect(plain.stdout).toContain('1. add timezone="located": fixes 3 (from 3 traces), breaks 0');
+    expect(plain.stdout).toContain("a suggestion needs 2 fixes from 2 different traces");
+    expect(out.needs).toEqual({ fixes: 2, traces: 2 });
+    expect(top.traces).toBe(3);
     expect(plain.stdout).toContain("“Where is the user [located]?”");
   });
 
@@ -115,6 +118,11 @@ describe("assumeprobe suggest", () => {
       "probe-run",
       "--probe",
       "schedule_window",
+      // One miss in that run: listed with the threshold lowered.
+      "--min-fixes",
+      "1",
+      "--min-traces",
+      "1",
       "--apply",
       "--top",
       "1",
@@ -142,7 +150,7 @@ describe("assumeprobe suggest", () => {
   it("refuses to save a change that breaks a seed fixture unless --allow-break", SLOW, async () => {
     const args = ["suggest", "--run", "seed-run", "--probe", "schedule_window", "--apply", "--by", "ann"];
     const r = await box.run(args);
-    expect(r.stdout).toContain('remove timezone="timezone": fixes 2, breaks 0');
+    expect(r.stdout).toContain('remove timezone="timezone": fixes 2 (from 2 traces), breaks 0');
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("breaks 1 fixture(s) of the seed set: nothing saved");
     const shown = await box.run(["probes", "show", "schedule_window"]);

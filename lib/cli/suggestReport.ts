@@ -33,10 +33,13 @@ export function suggestionLines(r: SuggestResult): string[] {
   const out = [
     `suggestions for ${targetText(r)} from ${n(c.fields)} human-labelled fields (${scopeText(r)}): ${n(c.missedAsks)} questions scored DRIFT, ${n(c.wrongAsks)} DRIFTs scored ASK${c.missing ? `; ${n(c.missing)} fields left out (their probe version is gone)` : ""}`,
   ];
+  out.push(
+    `a suggestion needs ${n(r.needs.fixes)} fixes from ${n(r.needs.traces)} different traces (--min-fixes, --min-traces); "*" is every field of every probe`,
+  );
   if (r.suggestions.length === 0) out.push("no change fixes more of them than it breaks");
   r.suggestions.forEach((s, k) => {
     out.push(
-      `${String(k + 1).padStart(3)}. ${describeChange(s.change)}: fixes ${n(s.fixes)}, breaks ${n(s.breaks)}`,
+      `${String(k + 1).padStart(3)}. ${describeChange(s.change)}: fixes ${n(s.fixes)} (from ${n(s.traces)} traces), breaks ${n(s.breaks)}${s.reviewed.length ? `, moves ${n(s.reviewed.length)} reviewed field(s) away from their review` : ""}`,
     );
     const w = s.whatIf;
     if (w) {

@@ -37,6 +37,11 @@ export function whatIfLines(r: WhatIfReport): string[] {
     out.push(
       `  ${m.field} INJECT reasons ${m.from} → ${m.to}: ${n(m.count)}  e.g. trace ${m.examples.join(", ")}`,
     );
+  if (t.reviewedAway)
+    out.push(`reviewed fields moved away from their review: ${n(t.reviewedAway)} (a guarded move)`);
+  for (const m of t.reviewed ?? [])
+    out.push(`  REVIEWED trace ${m.trace} ${m.field}: reviewed ${m.review}, ${m.from} → ${m.to}`);
+  if (t.importedAway) out.push(`imported labels moved away from: ${n(t.importedAway)} (shown, not guarded)`);
   out.push(`(${n(r.ms)} ms)`);
   return out;
 }

@@ -9,6 +9,7 @@ import {
   normalizePayload,
   payloadLatencyMs,
   payloadModelOf,
+  recoverFencedResponse,
 } from "../probe/normalize";
 import type { NormalizedResponse } from "../probe/response";
 import {
@@ -306,7 +307,8 @@ export function interpretRecord(value: unknown, defaults: RecordDefaults, lookup
   if (explicit) {
     const r = normalizeExplicit(responseSource);
     if ("error" in r) return fail(`${form === "seed_runner" ? "trace" : "response"}: ${r.error}`);
-    response = r;
+    // The seed's shape is scored as given (seed parity); our `response` gets the fence recovery.
+    response = form === "trace" ? recoverFencedResponse(r) : { ...r, verbatim: true };
   } else {
     const n = normalizePayload(responseSource);
     payloadModel = n.model;

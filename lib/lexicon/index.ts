@@ -26,6 +26,7 @@ export {
   scoreWithDraft,
 } from "./draft";
 export {
+  ANY_FIELD_ENTRY,
   ASK_RULES,
   type AskRule,
   applyLexiconEdit,

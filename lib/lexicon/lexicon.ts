@@ -51,6 +51,13 @@ export const EMPTY_LEXICON: Lexicon = Object.freeze({
 
 export const MAX_FIELD_NAME_LENGTH = 200;
 
+/**
+ * The entry keyed `*`: terms that count for every probed field of every probe, beside the field's
+ * own entry and the probe's terms; its rule applies to its own terms only. `*` is reserved: no
+ * probe field can be named so (lib/probe/schema.ts).
+ */
+export const ANY_FIELD_ENTRY = "*";
+
 /** The lexicon's entry for a field name, if it has one. */
 export function entryFor(lexicon: Lexicon, field: string): LexiconEntry | undefined {
   return Object.hasOwn(lexicon.entries, field) ? lexicon.entries[field] : undefined;

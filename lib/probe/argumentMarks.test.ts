@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type ArgumentView, askTermHits, markArguments, markValues } from "./argumentMarks";
+import { compileProbe } from "./compile";
 import type { NormalizedResponse } from "./response";
 import { scoreTrace } from "./score";
 import { scheduleWindow, variant } from "./testProbes";
@@ -239,6 +240,19 @@ describe("askTermHits", () => {
     expect(h.segments.map((s) => s.text).join("")).toBe(
       "Which Time Zone should I use? The timezone matters.",
     );
+  });
+
+  it("highlights the lexicon's `*` terms for every field, by their own rule, and lists them apart", () => {
+    const p = compileProbe(SW, {
+      version: 2,
+      entries: { "*": { terms: ["where"], rule: "question" } },
+    });
+    const h = askTermHits("I put it where you said. Where should it go?", p);
+    expect(h.fields.severity.any).toEqual(["where"]);
+    expect(h.fields.severity.anyRule).toBe("question");
+    expect(h.fields.severity.found).toEqual(["where"]);
+    // Only the match inside the question is marked: the first "where" is in a statement.
+    expect(h.segments.filter((s) => s.fields).map((s) => s.text)).toEqual(["Where"]);
   });
 
   it("agrees with the scorer's ASK/DRIFT on every field", () => {

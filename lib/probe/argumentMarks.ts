@@ -15,6 +15,7 @@ import { isObject } from "../isObject";
 import { AskText } from "../lexicon/ask";
 import { questionSentences } from "../review/question";
 import { type CompiledProbe, compileProbe } from "./compile";
+import { blankFencedCode } from "./fences";
 import type { NormalizedResponse } from "./response";
 import { type Probe, type SchemaRole, schemaRole, toolParameters } from "./schema";
 import {
@@ -271,7 +272,15 @@ export interface AskTermHits {
    */
   fields: Record<
     string,
-    { terms: readonly string[]; found: string[]; lexicon: readonly string[]; rule: string }
+    {
+      terms: readonly string[];
+      found: string[];
+      lexicon: readonly string[];
+      rule: string;
+      /** The lexicon's `*` entry's terms (every field), shown beside the field's, marked; and its rule. */
+      any: readonly string[];
+      anyRule: string;
+    }
   >;
   /** The text cut into plain and matched stretches (at most `maxChars` of it). */
   segments: TextSegment[];
@@ -301,14 +310,19 @@ export function askTermHits(
   text: string | null,
   probe: Probe | CompiledProbe,
   maxChars = 20_000,
+  /** The seed's shape: text in fenced code blocks counts (else it is blanked, as the scorer reads it). */
+  verbatim = false,
 ): AskTermHits {
   const p = "visible" in probe ? probe : compileProbe(probe);
   const src = text ?? "";
   const shown = src.length > maxChars ? src.slice(0, maxChars) : src;
   // Terms are found in all of the text (the scorer's test); only the shown part is mapped back
   // for highlighting, so a 7 MB text costs one lower-casing, not an index per character.
-  const whole = src.toLowerCase();
-  const { lower, map } = lowerWithMap(shown);
+  const blank = (s: string) => (verbatim ? s : blankFencedCode(s));
+  const whole = blank(src.toLowerCase());
+  const mapped = lowerWithMap(shown);
+  const map = mapped.map;
+  const lower = blank(mapped.lower);
   const toOrig = (i: number) => (map.length === 0 ? i : i >= map.length ? shown.length : map[i]);
   const fields: AskTermHits["fields"] = {};
   const ranges: { start: number; end: number; field: string }[] = [];
@@ -332,11 +346,15 @@ export function askTermHits(
       if (counts(ask.rule, m.start, m.end)) mark(f, m.start, m.end - m.start);
     for (const m of ask.lexiconMatches(lower))
       if (counts(ask.rule, m.start, m.end)) mark(f, m.start, m.end - m.start);
+    for (const m of ask.anyMatches(lower))
+      if (counts(ask.anyRule, m.start, m.end)) mark(f, m.start, m.end - m.start);
     fields[f] = {
       terms: [...ask.probeTerms, ...ask.lexiconTerms],
       found,
       lexicon: ask.lexiconTerms,
       rule: ask.rule,
+      any: ask.anyTerms,
+      anyRule: ask.anyRule,
     };
   }
   // Merge overlapping ranges; a merged stretch keeps every field that matched in it.

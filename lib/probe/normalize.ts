@@ -118,6 +118,17 @@ function recoverFenced(r: NormalizedPayload): NormalizedPayload {
   return { ...r, text: rest === "" ? null : rest, tool_calls: calls, fenced: true };
 }
 
+/**
+ * An explicit `response` (our trace format, not the seed's shape): with no structured call, a
+ * fenced JSON block of the call's shape in its text is the call (flag `fenced`), as for a payload.
+ */
+export function recoverFencedResponse(r: NormalizedResponse): NormalizedResponse {
+  const out = recoverFenced({ ...r, model: null });
+  if (out === r || !out.fenced) return r;
+  const { model: _model, ...response } = out;
+  return response;
+}
+
 // --- Entry points ----------------------------------------------------------------------
 
 /** A recognized object payload, or null when the value is none of the known shapes. */

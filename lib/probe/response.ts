@@ -18,6 +18,11 @@ export interface NormalizedResponse {
    * Present only when true: responses stored before it existed read the same.
    */
   unrecognized?: true;
+  /**
+   * The seed's trace shape, scored as given: no fence recovery, and text in fenced code blocks
+   * counts toward ask terms as any text (seed parity). Present only when true.
+   */
+  verbatim?: true;
 }
 
 export const EMPTY_RESPONSE: NormalizedResponse = Object.freeze({

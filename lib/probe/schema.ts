@@ -62,8 +62,22 @@ const StoredAskTermsSchema = z.record(z.string(), z.array(z.string().min(1)));
  * the term or limit.
  */
 export const AskTermsSchema = StoredAskTermsSchema.superRefine((terms, ctx) => {
+  if (Object.hasOwn(terms, RESERVED_FIELD)) ctx.addIssue({ code: "custom", message: RESERVED_MESSAGE });
   const p = askTermsProblem(terms, "the probe");
   if (p) ctx.addIssue({ code: "custom", message: p });
+});
+
+/**
+ * `*` names the lexicon's entry for every field (lib/lexicon/lexicon.ts, ANY_FIELD_ENTRY) and the
+ * "any field" tags: no probe field may be named so.
+ */
+export const RESERVED_FIELD = "*";
+const RESERVED_MESSAGE = `a probe field cannot be named "*": "*" is reserved for the lexicon entry that counts for every field`;
+
+/** The probe's tool: a property named `*` would be a probed field named `*`. */
+const ProbeToolSchema = ToolSchema.superRefine((tool, ctx) => {
+  if (Object.hasOwn(toolParameters(tool).properties, RESERVED_FIELD))
+    ctx.addIssue({ code: "custom", path: ["parameters", "properties"], message: RESERVED_MESSAGE });
 });
 
 export const ProbeSchema = z
@@ -74,9 +88,16 @@ export const ProbeSchema = z
     user: z.string(),
     hidden: JsonObjectSchema.default({}),
     redacted: JsonObjectSchema.default({}),
-    tool: ToolSchema.optional(),
+    tool: ProbeToolSchema.optional(),
     tools: z.array(ToolSchema).optional(),
-    fields: z.array(z.string().min(1)).optional(),
+    fields: z
+      .array(
+        z
+          .string()
+          .min(1)
+          .refine((f) => f !== RESERVED_FIELD, RESERVED_MESSAGE),
+      )
+      .optional(),
     ask_terms: AskTermsSchema.default({}),
     bait: z.array(z.string()).default([]),
     clarify_tool: z.string().min(1).optional(),

@@ -3,6 +3,7 @@ import type { WorldState } from "../gate/facts";
 import { AskText } from "../lexicon/ask";
 import { callLikeNames, hasCallLikeBlock } from "./callLike";
 import { type CompiledProbe, compileProbe } from "./compile";
+import { blankFencedCode } from "./fences";
 import type { NormalizedResponse } from "./response";
 import type { Label, Probe } from "./schema";
 
@@ -284,7 +285,8 @@ export function scoreTrace(trace: TraceInput, probe: Probe | CompiledProbe): Tra
   const p = "visible" in probe ? probe : compileProbe(probe);
   const response = trace.response;
   const text = response.text ? response.text.toLowerCase() : "";
-  const asking = new AskText(text);
+  // Outside the seed's shape, text in fenced code blocks never counts toward ask terms.
+  const asking = new AskText(response.verbatim ? text : blankFencedCode(text));
   const calls = response.tool_calls;
   const first = calls.length > 0 ? calls[0] : undefined;
   let wrongTool = false;
@@ -349,7 +351,7 @@ export function scoreTrace(trace: TraceInput, probe: Probe | CompiledProbe): Tra
 
   // Trace flags, in DESIGN.md's order.
   const flags: TraceFlag[] = [];
-  if (called && !isClarify && (text.includes("?") || asksAny(p, asking))) flags.push("ask_and_call");
+  if (called && !isClarify && (asking.text.includes("?") || asksAny(p, asking))) flags.push("ask_and_call");
   if (calls.length > 1) {
     let truthyCalls = 0;
     for (const c of calls) if (!isFalsy(c)) truthyCalls++;

@@ -108,6 +108,11 @@ export class AdditionIndex {
     return this.cachedBest === null ? null : this.candidates[this.cachedBest];
   }
 
+  /** The candidates that fix something with the given net (fixes minus breaks). */
+  tied(net: number): Candidate[] {
+    return this.candidates.filter((c) => c.fixes > 0 && c.fixes - c.breaks === net);
+  }
+
   /** The field's DRIFT fields whose text holds the term anywhere: those the scorer may move. */
   mayMove(term: string, lower: (i: number) => string): number[] {
     return this.fieldItems.filter(

@@ -154,6 +154,10 @@ describe("bindSuggestion: suggestions on the real scorer", () => {
           );
           const s = suggestChanges(bound.fields, bound.evaluator, {
             limit: 5,
+            // Every fix counts here: the best addition is checked by brute force (the two-fix
+            // threshold has its own tests).
+            minFixes: 1,
+            minTraces: 1,
             onDisagreement: (d) => expect.fail(JSON.stringify(d)),
           });
           let draft: TermChange[] = [];

@@ -3,6 +3,7 @@ import { DRAFT_LEXICON_VERSION } from "../lexicon/draft";
 import { applyLexiconEdit, type Lexicon, type LexiconEdit } from "../lexicon/lexicon";
 import { wholeWordsAt } from "../lexicon/matcher";
 import { type CompiledProbe, compileProbe } from "../probe/compile";
+import { askingText } from "../probe/fences";
 import type { NormalizedResponse } from "../probe/response";
 import type { Label, Probe } from "../probe/schema";
 import { callName, isFalsy, readArguments, scoreTrace } from "../probe/score";
@@ -140,7 +141,7 @@ export function bindSuggestion(
     if (ask && isFalsy(input.response.tool_calls[0])) {
       let t = texts.get(input);
       if (!t) {
-        t = new AskText(input.response.text ? input.response.text.toLowerCase() : "");
+        t = new AskText(askingText(input.response));
         texts.set(input, t);
       }
       return ask.asks(t) ? "ASK" : "DRIFT";

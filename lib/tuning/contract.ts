@@ -105,8 +105,12 @@ export interface SuggestionJson {
   breaks: number;
   net: number;
   in_question: boolean;
+  /** Different traces its fixes come from. */
+  traces: number;
   fixed: string[];
   broken: string[];
+  /** Of `broken`, the fields a review labelled (in scope): moved away from what a person said. */
+  reviewed: string[];
   sources: SourceSentence[];
   what_if: WhatIfReport | null;
 }
@@ -117,6 +121,8 @@ export interface SuggestionsJson {
   target: TuningTarget & { version: number };
   scope: { runs: string[]; sets: string[]; probe: string | null };
   counted: { fields: number; missedAsks: number; wrongAsks: number; missing: number };
+  /** What a suggestion needs to be listed: fixes, from different traces. */
+  needs: { fixes: number; traces: number };
   suggestions: SuggestionJson[];
   ms: { read: number; rank: number; whatIf: number };
 }

@@ -66,6 +66,8 @@ const pairs = (p: CompiledProbe, f: string): Set<string> => {
   const out = new Set<string>();
   for (const t of a.probeTerms) out.add(`s\u0000${t}`);
   for (const t of a.lexiconTerms) out.add(`w\u0000${t}`);
+  // The `*` entry's terms count for every field (by their own rule).
+  for (const t of a.anyTerms) out.add(`a\u0000${t}`);
   return out;
 };
 const termOf = (pair: string) => pair.slice(2);
@@ -83,7 +85,7 @@ export function footprint(from: CompiledProbe, to: CompiledProbe): Footprint | n
     const n = needleOf(termOf(pair));
     if (n === null) needleless = true;
     else needles.add(n);
-    if (pair.startsWith("w")) folded = true;
+    if (!pair.startsWith("s")) folded = true;
   };
   for (const f of from.fields) {
     const a = pairs(from, f);
@@ -92,15 +94,22 @@ export function footprint(from: CompiledProbe, to: CompiledProbe): Footprint | n
     const removed = [...a].filter((x) => !b.has(x));
     const ruleFrom = from.ask[f].rule;
     const ruleTo = to.ask[f].rule;
-    if (added.length === 0 && removed.length === 0 && ruleFrom === ruleTo) continue;
+    const anyFrom = from.ask[f].anyRule;
+    const anyTo = to.ask[f].anyRule;
+    if (added.length === 0 && removed.length === 0 && ruleFrom === ruleTo && anyFrom === anyTo) continue;
     let fromDrift = added.length > 0;
     let fromAsk = removed.length > 0;
-    if (ruleFrom !== ruleTo) {
-      // Narrower (anywhere → question) can only lose asks; wider can only gain them.
-      if (ruleTo === "question") fromAsk = true;
+    for (const x of [...added, ...removed]) need(x);
+    // Narrower (anywhere → question) can only lose asks; wider can only gain them. A rule change
+    // touches the terms it rules: the field's rule its own and the probe's, the `*` rule the `*` terms.
+    const ruled = (changedFrom: string, changedTo: string, own: (pair: string) => boolean) => {
+      if (changedFrom === changedTo) return;
+      if (changedTo === "question") fromAsk = true;
       else fromDrift = true;
-      for (const x of new Set([...a, ...b])) need(x);
-    } else for (const x of [...added, ...removed]) need(x);
+      for (const x of new Set([...a, ...b])) if (own(x)) need(x);
+    };
+    ruled(ruleFrom, ruleTo, (x) => !x.startsWith("a"));
+    ruled(anyFrom, anyTo, (x) => x.startsWith("a"));
     ask.set(f, { fromDrift, fromAsk });
   }
   const baitFrom = [...from.bait].sort().join("\u0000");

@@ -12,6 +12,7 @@
  */
 import { AskText, type FieldAsk, fieldAsk } from "../lexicon/ask";
 import { askTermsFor, type CompiledProbe } from "../probe/compile";
+import { askingText } from "../probe/fences";
 import type { NormalizedResponse } from "../probe/response";
 import { callName, collectStrings, isFalsy, readArguments } from "../probe/score";
 
@@ -116,7 +117,7 @@ export function termsItNeeds(p: CompiledProbe, response: NormalizedResponse, fie
   if (!ask) return NOTHING;
   const reading = readingOf(p, response, field);
   if (reading === null) return NOTHING;
-  const asking = new AskText(response.text ? response.text.toLowerCase() : "");
+  const asking = new AskText(askingText(response));
   const inText = ask.foundBySource(asking);
   const inArgs = reading.kind === "clarify" ? ask.mentionedIn(reading.said) : null;
   // The label as a function of the probe's part and the lexicon's part, in the text and the arguments.

@@ -7,6 +7,9 @@ import type { LabelledField, TermChange } from "./types";
 
 const lexicon = () => modelEvaluator({ probe: {}, lexicon: {} });
 
+/** Counts single fixes: the rules other than the two-fix threshold. */
+const SINGLE = { minFixes: 1, minTraces: 1 } as const;
+
 describe("suggestChanges: additions", () => {
   it("proposes the term that fixes the most misses, with its source sentence marked", () => {
     const ev = lexicon();
@@ -53,7 +56,8 @@ describe("suggestChanges: additions", () => {
       field(ev, "timezone", "Which plan did you want?", "DRIFT"),
       field(ev, "timezone", "Region noted. What next?", "DRIFT"),
     ];
-    const s = suggestChanges(items, ev);
+    // One fix each: counted with the two-fix threshold lowered (the threshold has its own test).
+    const s = suggestChanges(items, ev, SINGLE);
     expect(s.map((x) => [x.fixes, x.breaks])).toEqual([
       [1, 0],
       [1, 0],
@@ -126,7 +130,7 @@ describe("suggestChanges: additions", () => {
       field(ev, "city", "Which town are you in?", "ASK"),
       field(ev, "city", "Done. Your town is noted.", "DRIFT"),
     ];
-    const s = suggestChanges(items, ev);
+    const s = suggestChanges(items, ev, SINGLE);
     expect(s[0]).toMatchObject({ change: { term: "town" }, fixes: 1, breaks: 0 });
   });
 });
@@ -180,7 +184,7 @@ describe("suggestChanges: the reverse", () => {
       field(ev, "city", "Which town?", "ASK"),
       field(ev, "city", "What place are you in?", "ASK"),
     ];
-    const s = suggestChanges(items, ev, { limit: 10 });
+    const s = suggestChanges(items, ev, { ...SINGLE, limit: 10 });
     const kinds = s.map((x) => x.change.kind);
     expect(kinds.filter((k) => k === "rule")).toHaveLength(1);
     for (const x of s)
@@ -255,5 +259,29 @@ describe("suggestChanges: the counts are the scorer's", () => {
     ]);
     const both = suggestChanges([...a, ...b], ev);
     expect(both.map((x) => x.change)).toEqual([{ kind: "add", field: "city", term: "which town" }]);
+  });
+});
+
+describe("suggestChanges: ties in net", () => {
+  it("ranks first the tied change that moves fewer stored labels no human checked", () => {
+    const ev = lexicon();
+    // "town" and "zone" each fix both misses and break nothing: tied in every key but the alphabet.
+    const items = [field(ev, "venue", "Town zone?", "ASK"), field(ev, "venue", "Which town zone?", "ASK")];
+    // Stored fields with no human label: "town" would move two of them, "zone" none.
+    const unlabelled = [
+      field(ev, "venue", "Town hall booked.", "DRIFT"),
+      field(ev, "venue", "Old town it is.", "DRIFT"),
+    ];
+    const moved = (change: TermChange, draft: readonly TermChange[]) =>
+      unlabelled.filter((u) => ev.label(u, [...draft, change]) !== ev.label(u, draft)).length;
+    const first = (s: ReturnType<typeof suggestChanges>) => (s[0].change as { term: string }).term;
+    const plain = suggestChanges(items, ev);
+    expect(first(plain)).toBe("town");
+    const ranked = suggestChanges(items, ev, { unchecked: moved });
+    expect(ranked[0]).toMatchObject({
+      change: { kind: "add", field: "venue", term: "zone" },
+      fixes: 2,
+      breaks: 0,
+    });
   });
 });

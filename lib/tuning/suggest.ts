@@ -3,7 +3,13 @@ import { questionSentences, splitSentences } from "../review/question";
 import { type AdditionContext, AdditionIndex, type Candidate } from "./additions";
 import { type TextSentences, textSentences, wordCount } from "./grams";
 import { isContentTerm } from "./stopWords";
-import type { LabelledField, SuggestionEvaluator, TermChange } from "./types";
+import {
+  describeChange,
+  type LabelledField,
+  type SuggestionEvaluator,
+  type TermChange,
+  traceOf,
+} from "./types";
 
 /**
  * Suggestions (DESIGN.md, "Tuning the scorer"): from the fields whose human label is ASK and ours
@@ -27,6 +33,14 @@ import type { LabelledField, SuggestionEvaluator, TermChange } from "./types";
 export const MAX_SOURCES = 3;
 /** How many suggestions a list holds unless told. */
 export const DEFAULT_SUGGESTIONS = 20;
+/** A suggestion needs at least this many fixes (DESIGN.md; configurable)... */
+export const DEFAULT_MIN_FIXES = 2;
+/** ...from at least this many different traces. */
+export const DEFAULT_MIN_TRACES = 2;
+/** On a tie in net, how many of the tied have their unchecked moves counted (first by `better`). */
+export const MAX_TIED = 8;
+/** The lexicon key of terms for every field (lib/lexicon/lexicon.ts, ANY_FIELD_ENTRY). */
+const ANY = "*";
 
 export interface SourceSentence {
   /** The field it came from. */
@@ -48,11 +62,30 @@ export interface Suggestion {
   sources: SourceSentence[];
   /** An addition found inside a question sentence. */
   inQuestion: boolean;
+  /** How many different traces its fixes come from. */
+  traces: number;
+  /** Of `broken`, the fields whose human label is a review: moved away from what a person said. */
+  reviewed: string[];
 }
 
 export interface SuggestOptions {
   /** The most suggestions to list (default DEFAULT_SUGGESTIONS). */
   limit?: number;
+  /** Fixes a suggestion needs (default DEFAULT_MIN_FIXES). */
+  minFixes?: number;
+  /** Different traces its fixes must come from (default DEFAULT_MIN_TRACES). */
+  minTraces?: number;
+  /**
+   * Whether terms may go to the lexicon's `*` entry (every field) when their net fixes summed over
+   * every field exceed their best single field's (default: when the evaluator edits the lexicon).
+   */
+  anyField?: boolean;
+  /**
+   * How many stored labels of fields no human checked (no review, no imported label) the change
+   * would move, with the draft before it: on a tie in net, fewer ranks first. Counted only for the
+   * tied (at most MAX_TIED), as the what-if counts them (db/queries/suggest.ts).
+   */
+  unchecked?: (change: TermChange, draft: readonly TermChange[]) => number;
   /** Told when the counting index and the scorer disagreed on an addition (the scorer's counts were kept). */
   onDisagreement?: (d: { change: TermChange; index: [number, number]; scorer: [number, number] }) => void;
 }
@@ -83,7 +116,7 @@ type Ranked = Pick<Evaluated, "fixes" | "breaks" | "inQuestion" | "content" | "w
 /** A rule change touches every term of a field: on a tie, a term change goes first. */
 const RULE_TIES = { words: Number.MAX_SAFE_INTEGER } as const;
 
-/** Orders two suggestions: net, then fixes, then found in a question, a content word, fewer words, alphabetical. */
+/** Orders two suggestions: net, then (the caller counting them: fewestUnchecked) fewer unchecked moves, then fixes, then found in a question, a content word, fewer words, alphabetical. */
 function better(a: Ranked, b: Ranked): boolean {
   const na = a.fixes - a.breaks;
   const nb = b.fixes - b.breaks;
@@ -104,6 +137,19 @@ export function suggestChanges(
   options: SuggestOptions = {},
 ): Suggestion[] {
   const limit = options.limit ?? DEFAULT_SUGGESTIONS;
+  const minFixes = Math.max(1, options.minFixes ?? DEFAULT_MIN_FIXES);
+  const minTraces = Math.max(1, options.minTraces ?? DEFAULT_MIN_TRACES);
+  /** Whether an evaluated change has enough fixes, from enough different traces. */
+  const enough = (e: Evaluated): boolean => {
+    if (e.fixes < minFixes) return false;
+    if (minTraces <= 1) return true;
+    const traces = new Set<string>();
+    for (const i of e.fixed) {
+      traces.add(traceOf(items[i]));
+      if (traces.size >= minTraces) return true;
+    }
+    return false;
+  };
   const cur: Label[] = items.map((i) => i.ours);
   const lowerCache = new Map<number, string>();
   const lower = (i: number) => {
@@ -152,6 +198,16 @@ export function suggestChanges(
     }
     f.items.push(i);
   });
+  // The `*` entry: one more candidate list, over every field. A term there is counted on every
+  // field at once, so it wins only when its net summed over every field beats each field's own.
+  if (options.anyField ?? ev.rules) {
+    fields.set(ANY, {
+      items: items.map((_, i) => i),
+      additions: null,
+      reverse: null,
+      ruleChanged: false,
+    });
+  }
 
   let draft: TermChange[] = [];
 
@@ -200,6 +256,8 @@ export function suggestChanges(
 
   const buildReverse = (field: string, f: FieldState): Evaluated[] => {
     const out: Evaluated[] = [];
+    // The `*` entry's reverse (a term to remove, its rule) only once it holds terms.
+    if (field === ANY && ev.removable(ANY, draft).length === 0) return out;
     const asked = f.items.filter((i) => cur[i] === "ASK");
     const wrongAsk = asked.some((i) => items[i].human === "DRIFT");
     const rule = ev.rule(field, draft);
@@ -231,6 +289,7 @@ export function suggestChanges(
     return out;
   };
 
+  const uncheckedCache = new Map<string, number>();
   const suggestions: Suggestion[] = [];
   while (suggestions.length < limit) {
     let best: { field: string; pick: Ranked; addition: Candidate | null } | null = null;
@@ -247,11 +306,16 @@ export function suggestChanges(
       for (const e of f.reverse) if (!best || better(e, best.pick)) best = { field, pick: e, addition: null };
     }
     if (best === null || best.pick.fixes - best.pick.breaks <= 0) break;
+    if (options.unchecked) best = fewestUnchecked(best, fields, draft, options.unchecked, uncheckedCache);
     const { field, pick, addition } = best;
     const f = fields.get(field) as FieldState;
     const index = f.additions as AdditionIndex;
     let done: Evaluated;
     if (addition !== null) {
+      if (addition.fixes < minFixes) {
+        index.correct(addition, 0, 0);
+        continue;
+      }
       const exact = evaluate(
         { kind: "add", field, term: addition.term },
         index.mayMove(addition.term, lower),
@@ -261,6 +325,11 @@ export function suggestChanges(
           words: addition.words,
         },
       );
+      if (!enough(exact)) {
+        // Too few fixes, or all from one trace: never proposed (it ranks below every fix).
+        index.correct(addition, 0, 0);
+        continue;
+      }
       if (exact.fixes !== addition.fixes || exact.breaks !== addition.breaks) {
         // The index and the scorer disagree: the scorer's counts stand; rank again.
         options.onDisagreement?.({
@@ -274,23 +343,82 @@ export function suggestChanges(
       done = exact;
     } else {
       done = pick as Evaluated;
+      if (!enough(done)) {
+        f.reverse = (f.reverse ?? []).filter((e) => e !== done);
+        continue;
+      }
     }
     draft = [...draft, done.change];
+    const anyState = fields.get(ANY);
+    const touched = new Set<FieldState>([f]);
     for (const m of done.moves) {
       const was = cur[m.item];
       cur[m.item] = m.after;
-      // It left DRIFT: it no longer counts for any other candidate of the field.
-      if (was === "DRIFT" && done.change.kind === "add") index.leftDrift(m.item);
+      const own = fields.get(items[m.item].field) as FieldState;
+      touched.add(own);
+      if (anyState) touched.add(anyState);
+      // It left DRIFT: it no longer counts for any other candidate of its field, nor of `*`.
+      if (was === "DRIFT" && done.change.kind === "add") {
+        own.additions?.leftDrift(m.item);
+        if (anyState && anyState !== own) anyState.additions?.leftDrift(m.item);
+      }
     }
     if (done.change.kind !== "add") {
-      // A removal or a rule change changes which fields can move and where terms count: recount.
+      // A removal or a rule change changes which fields can move and where terms count: recount
+      // the lists that hold a field it moved.
       if (done.change.kind === "rule") f.ruleChanged = true;
-      f.additions = null;
+      for (const t of touched) t.additions = null;
     }
-    f.reverse = null;
+    for (const t of touched) t.reverse = null;
     suggestions.push(toSuggestion(done, items, ev));
   }
   return suggestions;
+}
+
+interface Pick_ {
+  field: string;
+  pick: Ranked;
+  addition: Candidate | null;
+}
+
+/**
+ * Of the candidates tied with `best` in net, the one that moves the fewest stored labels no human
+ * checked; among equals, the first by `better`.
+ */
+function fewestUnchecked(
+  best: Pick_,
+  fields: ReadonlyMap<string, FieldState>,
+  draft: readonly TermChange[],
+  unchecked: (change: TermChange, draft: readonly TermChange[]) => number,
+  cache: Map<string, number>,
+): Pick_ {
+  const net = best.pick.fixes - best.pick.breaks;
+  const tied: Pick_[] = [];
+  for (const [field, f] of fields) {
+    for (const c of f.additions?.tied(net) ?? []) tied.push({ field, pick: c, addition: c });
+    for (const e of f.reverse ?? [])
+      if (e.fixes - e.breaks === net) tied.push({ field, pick: e, addition: null });
+  }
+  if (tied.length < 2) return best;
+  tied.sort((a, b) => (better(a.pick, b.pick) ? -1 : better(b.pick, a.pick) ? 1 : 0));
+  let out = best;
+  let fewest = Number.POSITIVE_INFINITY;
+  for (const t of tied.slice(0, MAX_TIED)) {
+    const change: TermChange = t.addition
+      ? { kind: "add", field: t.field, term: t.addition.term }
+      : (t.pick as Evaluated).change;
+    const key = `${draft.length}\u0000${describeChange(change)}`;
+    let n = cache.get(key);
+    if (n === undefined) {
+      n = unchecked(change, draft);
+      cache.set(key, n);
+    }
+    if (n < fewest) {
+      fewest = n;
+      out = t;
+    }
+  }
+  return out;
 }
 
 function toSuggestion(e: Evaluated, items: readonly LabelledField[], ev: SuggestionEvaluator): Suggestion {
@@ -309,6 +437,8 @@ function toSuggestion(e: Evaluated, items: readonly LabelledField[], ev: Suggest
     broken: e.broken.map((i) => items[i].key),
     sources,
     inQuestion: e.inQuestion,
+    traces: new Set(e.fixed.map((i) => traceOf(items[i]))).size,
+    reviewed: e.broken.filter((i) => items[i].source === "review").map((i) => items[i].key),
   };
 }
 

@@ -64,6 +64,19 @@ export function modelEvaluator(
     }
     return { probe, lex, rule };
   };
+  /** The lexicon's `*` entry under the draft: terms for every field, with their own rule. */
+  const any = (draft: readonly TermChange[]) => {
+    if (config.probeMode) return { terms: [] as string[], rule: "anywhere" as AskRule };
+    const terms = [...(config.lexicon["*"]?.terms ?? [])];
+    let rule: AskRule = config.lexicon["*"]?.rule ?? "anywhere";
+    for (const c of draft) {
+      if (c.field !== "*") continue;
+      if (c.kind === "add") terms.push(c.term);
+      else if (c.kind === "remove") terms.splice(terms.indexOf(c.term) >>> 0, 1);
+      else rule = c.rule;
+    }
+    return { terms, rule };
+  };
   return {
     rules: !config.probeMode,
     prepare: (lower) => (config.probeMode ? lower : lower.replace(/\s+/g, " ")),
@@ -83,6 +96,9 @@ export function modelEvaluator(
         if (terms.some((t) => p.includes(t.toLowerCase()))) return "ASK";
         if (lex.some((t) => matchesWhole(p, t.toLowerCase()))) return "ASK";
       }
+      const every = any(draft);
+      const anyParts = every.rule === "question" ? questionSentences(lower).map((s) => s.text) : [lower];
+      for (const p of anyParts) if (every.terms.some((t) => matchesWhole(p, t.toLowerCase()))) return "ASK";
       return "DRIFT";
     },
   };

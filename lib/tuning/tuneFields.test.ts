@@ -7,7 +7,10 @@ describe("tuneFields: a probe's fields as its tune page edits them", () => {
   it("gives each probed field its own terms, or the name it falls back to, and the lexicon's terms and rule", () => {
     const lexicon: Lexicon = {
       version: 3,
-      entries: { severity: { terms: ["how urgent", "prio*"], rule: "question" } },
+      entries: {
+        "*": { terms: ["which one"], rule: "question" },
+        severity: { terms: ["how urgent", "prio*"], rule: "question" },
+      },
     };
     const probe = variant({ ask_terms: { timezone: ["TimeZone", "which zone"] } });
     expect(tuneFields(probe, lexicon)).toEqual([
@@ -17,6 +20,8 @@ describe("tuneFields: a probe's fields as its tune page edits them", () => {
         fallback: [],
         lexicon: [],
         rule: "anywhere",
+        any: ["which one"],
+        anyRule: "question",
       },
       {
         field: "severity",
@@ -24,6 +29,8 @@ describe("tuneFields: a probe's fields as its tune page edits them", () => {
         fallback: ["severity"],
         lexicon: ["how urgent", "prio*"],
         rule: "question",
+        any: ["which one"],
+        anyRule: "question",
       },
     ]);
   });
@@ -38,6 +45,8 @@ describe("tuneFields: a probe's fields as its tune page edits them", () => {
         fallback: ["start_date", "start date"],
         lexicon: [],
         rule: "anywhere",
+        any: [],
+        anyRule: "anywhere",
       },
     ]);
   });

@@ -17,6 +17,9 @@ export interface TuneField {
   lexicon: string[];
   /** The lexicon's ask rule for its name. */
   rule: AskRule;
+  /** The lexicon's `*` entry's terms (every field; read-only on the tune page) and their rule. */
+  any: string[];
+  anyRule: AskRule;
 }
 
 export function tuneFields(probe: Probe, lexicon: Lexicon): TuneField[] {
@@ -30,6 +33,8 @@ export function tuneFields(probe: Probe, lexicon: Lexicon): TuneField[] {
       fallback: declared.length > 0 ? [] : [...ask.probeTerms],
       lexicon: [...ask.lexiconTerms],
       rule: ask.rule,
+      any: [...ask.anyTerms],
+      anyRule: ask.anyRule,
     };
   });
 }

@@ -23,6 +23,18 @@ export interface LabelledField {
   ours: Label;
   human: Label;
   source: HumanSource;
+  /**
+   * The trace it belongs to (a suggestion needs fixes from different traces); default: its key
+   * up to the field (`trace:12` of `trace:12:timezone`), else its key.
+   */
+  trace?: string;
+}
+
+/** The trace a labelled field belongs to, for "fixes from different traces". */
+export function traceOf(item: LabelledField): string {
+  if (item.trace !== undefined) return item.trace;
+  const m = /^(trace:\d+):/.exec(item.key);
+  return m ? m[1] : item.key;
 }
 
 /** One change a suggestion proposes, to the lexicon entry of a field (or a probe's terms for it). */

@@ -62,6 +62,18 @@ export interface SetOutcome {
   flips: FixtureFlip[];
 }
 
+/** How many guarded moves a what-if names. */
+export const GUARD_EXAMPLES = 20;
+
+/** A reviewed field a draft would move away from its review. */
+export interface GuardedMove {
+  trace: number;
+  field: string;
+  from: Label;
+  to: Label;
+  review: string;
+}
+
 export interface WhatIfReport {
   /** The draft's change in words. */
   change: string;
@@ -80,6 +92,15 @@ export interface WhatIfReport {
     moved: number;
     agrees: number;
     disagrees: number;
+    /**
+     * Fields whose label would move away from their current review (ours agreed with it before):
+     * guarded, as a seed break is (lib/tuning/guard.ts).
+     */
+    reviewedAway: number;
+    /** Fields that would move away from their imported label (no review): shown, not guarded. */
+    importedAway: number;
+    /** Some of the reviewed fields it moves away (at most GUARD_EXAMPLES). */
+    reviewed: GuardedMove[];
     fields: FieldMoves[];
     reasons: ReasonMove[];
   };

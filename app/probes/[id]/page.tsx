@@ -184,6 +184,16 @@ export default async function ProbePage(props: ProbeRouteProps) {
                               {c.ask[f].rule === "question" ? " · terms count only inside a question" : ""}
                             </div>
                           ) : null}
+                          {c.ask[f].anyTerms.length > 0 ? (
+                            <div className="mt-0.5 text-xs text-slate-600" data-testid="lexicon-any-terms">
+                              <Link href="/lexicon" className="text-indigo-700 hover:underline">
+                                lexicon
+                              </Link>{" "}
+                              <span className="font-mono">*</span> (every field):{" "}
+                              {breakable(short(c.ask[f].anyTerms.map((t) => `“${t}”`).join(", "), 1000))}
+                              {c.ask[f].anyRule === "question" ? " · only inside a question" : ""}
+                            </div>
+                          ) : null}
                         </td>
                       </tr>
                     );

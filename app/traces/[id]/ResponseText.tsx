@@ -108,6 +108,13 @@ export function ResponseText({ t, hits, called }: { t: TraceDetail; hits: AskTer
                 {" "}
                 · looked for <span data-testid="looked-for">{h.terms.map((x) => `“${x}”`).join(", ")}</span>
               </span>
+              {h.any.length > 0 ? (
+                <span className="text-slate-500" data-testid="looked-for-any">
+                  {" "}
+                  · and for every field (<span className="font-mono">*</span>
+                  {h.anyRule === "question" ? ", in questions" : ""}) {h.any.map((x) => `“${x}”`).join(", ")}
+                </span>
+              ) : null}
             </li>
           ))}
         </ul>

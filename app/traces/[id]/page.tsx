@@ -65,7 +65,7 @@ export default async function TracePage({ params, searchParams }: Props) {
 
   const probe = t.compiled;
   const view = probe ? await markArgumentsBounded(t.response, probe) : null;
-  const hits = probe ? askTermHits(t.response.text, probe) : null;
+  const hits = probe ? askTermHits(t.response.text, probe, undefined, t.response.verbatim === true) : null;
   const called = view !== null && view.kind !== "no_call";
 
   const gate = gateFacts(probe?.facts, traceWorldState(t.reread), Boolean(t.probe?.facts));

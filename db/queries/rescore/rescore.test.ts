@@ -76,10 +76,11 @@ describe("a database from before the flags, upgraded", () => {
     // placeholder-chat-fenced: the placeholder hid a fenced call, now recovered.
     // Gemini's, Cohere's, Bedrock's and Ollama's payloads are read now: only the error body stays
     // unrecognized, and the Gemini call's modelVersion is not the record's model.
+    // explicit-fenced-call: the fenced call in an explicit response's text is recovered now.
     expect(main.transitions.flags.gained).toEqual({
-      fenced: 1,
+      fenced: 2,
       model_mismatch: 1,
-      unparsed_call: 7,
+      unparsed_call: 6,
       unrecognized_payload: 1,
     });
     expect(main.transitions.fields.timezone.OMIT).toEqual({ ASK: 3, DRIFT: 2, INJECT: 2 });
@@ -103,14 +104,17 @@ describe("a database from before the flags, upgraded", () => {
 
     // The flags filter, alone and with a label; search sees the recovered call's arguments.
     expect(found(db, "fixtures-flags", { flag: "unrecognized_payload" })).toEqual(["error-body"]);
+    // Keys of an unparsed call outside a fence still read as ask terms; inside a fenced code block
+    // they never count (DESIGN.md, "Parsing is not scoring").
     expect(found(db, "fixtures-flags", { flag: "unparsed_call", label: "ASK" })).toEqual([
-      "broken-fence-trailing-comma",
       "broken-unfenced-truncated",
       "python-dict-call",
       "hermes-text-call",
+    ]);
+    expect(found(db, "fixtures-flags", { flag: "unparsed_call", label: "DRIFT" })).toEqual([
+      "broken-fence-trailing-comma",
       "valid-block-naming-field",
       "python-code-block",
-      "explicit-fenced-call",
     ]);
     expect(found(db, "fixtures-flags", { label: "OMIT" })).not.toContain("placeholder-chat-ask");
     expect(

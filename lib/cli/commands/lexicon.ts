@@ -2,10 +2,12 @@ import type { Command } from "commander";
 import { currentLexicon, lexiconAt, listLexiconVersions, saveLexicon } from "../../../db/queries/lexicon";
 import { runsProbingFields } from "../../../db/queries/tuneRuns";
 import {
+  ANY_FIELD_ENTRY,
   ASK_RULES,
   type AskRule,
   applyLexiconEdit,
   diffEntries,
+  entryFor,
   type LexiconEdit,
   LexiconError,
 } from "../../lexicon/lexicon";
@@ -83,8 +85,16 @@ export function registerLexicon(program: Command): void {
             ? "lexicon v0: empty (nothing saved yet)"
             : `lexicon v${lex.version}${row ? `, saved by ${row.savedBy} at ${row.createdAt}` : ""}`,
         );
-        for (const [field, e] of Object.entries(lex.entries))
-          await out.line(`${field}\t${e.rule}\t${e.terms.map((t) => `"${t}"`).join(", ") || "(no terms)"}`);
+        const quoted = (terms: readonly string[]) => terms.map((t) => `"${t}"`).join(", ");
+        const any = entryFor(lex, ANY_FIELD_ENTRY);
+        for (const [field, e] of Object.entries(lex.entries)) {
+          const cells = [field, e.rule, quoted(e.terms) || "(no terms)"];
+          // The `*` entry counts for every field: marked on its own line, and beside each field's terms.
+          if (field === ANY_FIELD_ENTRY) cells.push("(every field)");
+          else if (any && any.terms.length > 0)
+            cells.push(`+ * (every field, ${any.rule}): ${quoted(any.terms)}`);
+          await out.line(cells.join("\t"));
+        }
       }
       await out.flush();
     });
@@ -123,7 +133,7 @@ export function registerLexicon(program: Command): void {
     )
     .option(
       "--add <field=term>",
-      "add a term to a field's entry (whole words; a trailing * is a prefix)",
+      "add a term to a field's entry (whole words; a trailing * is a prefix); the field * is every field of every probe",
       collect,
       [],
     )

@@ -21,6 +21,18 @@ export interface SuggestFlags {
   by?: string;
   allowBreak?: boolean;
   rescore?: boolean;
+  minFixes?: string;
+  minTraces?: string;
+  /** false with --no-any-field: no term goes to the lexicon's `*` entry. */
+  anyField?: boolean;
+}
+
+/** `--min-fixes N`, `--min-traces N`: a whole number from 1 to 1000. */
+function parseMin(text: string | undefined, flag: string): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^[1-9][0-9]{0,3}$/.test(text) || Number(text) > 1000)
+    throw new UsageError(`${flag} must be a whole number from 1 to 1000, got "${text}"`);
+  return Number(text);
 }
 
 /** `--top N`: a positive whole number, at most 1000. */
@@ -36,6 +48,9 @@ function computeSuggestions(db: Db, flags: SuggestFlags, limit: number | undefin
     return suggestFor(db, {
       scope: { runs: flags.run, sets: flags.set, probe: flags.probe },
       limit,
+      minFixes: parseMin(flags.minFixes, "--min-fixes"),
+      minTraces: parseMin(flags.minTraces, "--min-traces"),
+      anyField: flags.anyField,
     });
   } catch (e) {
     if (e instanceof ScopeError) throw new UsageError(e.message);
@@ -52,6 +67,9 @@ export function registerSuggest(program: Command): void {
     .option("--probe <id>", "learn that probe's own terms from its fields only (default: the shared lexicon)")
     .option("--run <name>", "count only this run's labels (repeatable)", collect, [])
     .option("--set <name>", "count only this fixture set's labels (repeatable)", collect, [])
+    .option("--min-fixes <n>", "fixes a suggestion needs (default 2)")
+    .option("--min-traces <n>", "different traces its fixes must come from (default 2)")
+    .option("--no-any-field", "never propose a term for the lexicon's * entry (every field of every probe)")
     .option("--json", "one JSON object on standard output")
     .option("--apply", "save the top suggestions as one new version of the lexicon (or of the probe)")
     .option("--top <n>", "how many suggestions --apply takes (default: every one listed)")

@@ -137,6 +137,11 @@ export function ProbeTuneEditor({
                       }))
                     : []),
                   ...f.lexicon.map((t) => ({ term: t, title: "from the shared lexicon (whole words)" })),
+                  ...f.any.map((t) => ({
+                    term: t,
+                    mark: "*",
+                    title: `from the lexicon's * entry: counts for every field${f.anyRule === "question" ? ", only inside a question" : ""}`,
+                  })),
                 ]}
               />
               {own.length === 0 ? (

@@ -1,0 +1,1 @@
+ALTER TABLE `bulk_fixture_adds` ADD `kind` text DEFAULT 'all' NOT NULL;
