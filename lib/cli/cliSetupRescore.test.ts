@@ -22,9 +22,15 @@ describe("assumeprobe setup on a database from before the flags", () => {
     expect(first.lines[0]).toBe(
       "assumeprobe: re-scoring 3 runs stored by an earlier version (once; stopped, it resumes here)",
     );
-    expect(first.lines[1]).toMatch(/^ {2}fixtures-flags: 29 traces, 19 changed: \+unparsed_call 7, /);
+    // A fenced call in an explicit response's text is recovered now (flag fenced), so one trace
+    // that was unparsed_call before reads as that call.
+    expect(first.lines[1]).toMatch(
+      /^ {2}fixtures-flags: 29 traces, 19 changed: \+unparsed_call 6, .*\+fenced 2/,
+    );
+    // Its three broken fenced blocks say "timezone" only inside the fence, which no longer counts
+    // toward ask terms: ASK becomes DRIFT, against the label the seed's runner recorded.
     expect(first.lines[3]).toBe(
-      "  plover-lite-2/nightly-2026-11-29: 150 traces, 3 changed: +unparsed_call 3",
+      "  plover-lite-2/nightly-2026-11-29: 150 traces, 3 changed: +recorded_mismatch 3, +unparsed_call 3, timezone ASK→DRIFT 3, severity ASK→DRIFT 1",
     );
     const db = new Database(box.dbPath, { readonly: true });
     try {

@@ -249,9 +249,10 @@ export function makeResponse(
       return c;
     }
     case "fenced_broken": {
-      // A trailing comma: the block is not JSON, so it stays text, and that text says "timezone".
-      const c = callCase(kind, "UTC", "ASK", sev, rng, { fence: "broken", truth: "INJECT" });
-      c.expect.severity = sev === undefined ? "DRIFT" : "ASK";
+      // A trailing comma: the block is not JSON, so it stays text; it says "timezone", but text
+      // inside a fenced block never counts toward ask terms (DESIGN.md, "Parsing is not scoring").
+      const c = callCase(kind, "UTC", "DRIFT", sev, rng, { fence: "broken", truth: "INJECT" });
+      c.expect.severity = "DRIFT";
       return c;
     }
     case "ws_known":
