@@ -35,8 +35,12 @@ test("a blind round: two reviewers disagree, the field is adjudicated and goes t
   await lead.goto("/review");
   await lead.getByTestId("rounds-link").click();
   await expect(lead.getByTestId("rounds-page")).toBeVisible();
-  await expect(lead.getByTestId("rounds-empty")).toBeVisible();
-  await shoot(lead, "blind-rounds-empty");
+  // Another spec may have made a round already (agreement between reviewers makes one of its own).
+  const rounds = queryOne<{ n: number }>("SELECT count(*) AS n FROM review_rounds")?.n ?? 0;
+  if (rounds === 0) {
+    await expect(lead.getByTestId("rounds-empty")).toBeVisible();
+    await shoot(lead, "blind-rounds-empty");
+  } else await expect(lead.getByTestId("rounds-empty")).toHaveCount(0);
   await lead.getByTestId("round-name").fill("pilot");
   await lead.getByTestId("round-scope-value").fill(PLOVER);
   await lead.getByTestId("round-participants").fill("ana, bo");

@@ -5,10 +5,11 @@ import { SuggestionsPanel } from "./pages/SuggestionsPanel";
 import { shootFitting } from "./pages/shots";
 import { TracePage } from "./pages/TracePage";
 
-// Learning that generalises (issue 25): a nonce word asks for a different field of a probe of its
-// own in each of three replies, so the suggestion puts it in the lexicon's `*` entry (every field);
-// a reviewer confirmed one field DRIFT that the word would turn to ASK, so the save is guarded
-// (refused until confirmed). And a call written as a fenced JSON block inside an explicit
+// Learning that generalises (issue 25): a nonce word asks for each field of a probe of its own, in
+// four replies (two a field), and a reviewer confirmed one DRIFT it would turn to ASK: its net over
+// every field (4 fixes, 1 break) beats its best field's (2), so the suggestion puts it in the
+// lexicon's `*` entry (every field), and the reviewed field makes the save guarded (refused until
+// confirmed). And a call written as a fenced JSON block inside an explicit
 // response.text is recovered and shown as the call. The `*` entry is cleared afterwards: it would
 // count for every field of the other specs' probes.
 
@@ -41,11 +42,14 @@ test("a term that asks for every field is saved from a suggestion into `*`, guar
   await panel.chooseRun(RUN);
   await panel.find();
   await expect(panel.root).toContainText("A suggestion needs 2 fixes from 2 different traces");
-  const top = panel.suggestion(1);
+  // Found by its term, not its rank: other specs' reviews in the same database add suggestions
+  // whose net can tie with it.
+  const top = panel.suggestionOf("zorblat", "*");
+  await expect(top).toHaveCount(1);
   await expect(top.getByTestId("suggestion-field")).toContainText("*");
   await expect(top.getByTestId("suggestion-field")).toContainText("every field");
   await expect(top.getByTestId("suggestion-term")).toHaveText("“zorblat”");
-  await expect(top).toHaveAttribute("data-fixes", "3");
+  await expect(top).toHaveAttribute("data-fixes", "4");
   await expect(top).toHaveAttribute("data-breaks", "1");
   // The reviewed DRIFT it would turn to ASK is named.
   await expect(top).toHaveAttribute("data-reviewed", "1");

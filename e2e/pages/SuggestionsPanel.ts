@@ -34,6 +34,14 @@ export class SuggestionsPanel {
     await expect(this.root.getByTestId("suggest-error")).toHaveCount(0);
   }
 
+  /** The suggestion of one term (as the panel quotes it) for one target: `*` ("every field") or a field name. */
+  suggestionOf(term: string, target: string): Locator {
+    return this.root
+      .locator('[data-testid="suggestion"]')
+      .filter({ has: this.page.getByTestId("suggestion-term").getByText(`“${term}”`, { exact: true }) })
+      .filter({ has: this.page.getByTestId("suggestion-field").getByText(target) });
+  }
+
   suggestion(rank: number): Locator {
     return this.root.locator(`[data-testid="suggestion"][data-rank="${rank}"]`);
   }
