@@ -54,12 +54,21 @@ export class LexiconPage {
     await this.entry(field).getByTestId("add-term").click();
   }
 
-  /** Saves the draft, giving the reviewer's name when the page asks for it. */
-  async save(reviewer: string): Promise<void> {
+  /**
+   * Saves the draft, giving the reviewer's name when the page asks for it. With `confirmGuard`, a
+   * guarded move (a reviewed field moved away from its review, which other specs' reviews in the
+   * same database can make) is confirmed when the page asks.
+   */
+  async save(reviewer: string, o: { confirmGuard?: boolean } = {}): Promise<void> {
     await this.page.getByTestId("save-draft").click();
     const dialog = this.page.locator('[data-testid="reviewer-dialog"][open]');
     const saved = this.page.getByTestId("saved");
-    await dialog.or(saved).first().waitFor();
+    const guard = this.page.locator('[data-testid="break-dialog"][open]');
+    await dialog.or(saved).or(guard).first().waitFor();
+    if (o.confirmGuard && (await guard.isVisible())) {
+      await guard.getByTestId("confirm-break").click();
+      await dialog.or(saved).first().waitFor();
+    }
     if (await dialog.isVisible()) {
       await dialog.getByTestId("reviewer-name-input").fill(reviewer);
       await dialog.getByTestId("reviewer-save").click();
