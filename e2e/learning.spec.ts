@@ -70,7 +70,7 @@ test("a term that asks for every field is saved from a suggestion into `*`, guar
   await page.getByTestId("save-draft").click();
   const dialog = page.getByTestId("break-dialog");
   await expect(dialog).toBeVisible();
-  await expect(dialog).toContainText("1 reviewed field(s) away from their review");
+  await expect(dialog).toContainText("1 reviewed field away from their review");
   await expect(dialog.getByTestId("guard-reviewed")).toBeVisible();
   await shootFitting(page, "learning-guard");
   expect(Number(await page.getByTestId("lexicon-page").getAttribute("data-version"))).toBe(before);

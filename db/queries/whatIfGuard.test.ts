@@ -47,7 +47,7 @@ describe("the save guard", () => {
     const g = saveGuard(db, DONE);
     expect(g).toEqual({ seedBroken: 0, fixturesBroken: 0, reviewedAway: 1 });
     expect(needsConfirmation(g)).toBe(true);
-    expect(guardWords(g)).toBe("1 reviewed field(s) away from their review");
+    expect(guardWords(g)).toBe("1 reviewed field away from their review");
   });
 
   it("guards a fixture moved away from its expected label, in any set", () => {
@@ -56,7 +56,7 @@ describe("the save guard", () => {
     ]);
     const g = guardOf(whatIf(db, DONE));
     expect(g).toMatchObject({ seedBroken: 0, fixturesBroken: 1 });
-    expect(guardWords(g)).toContain("1 fixture(s) away from their expected label");
+    expect(guardWords(g)).toContain("1 fixture away from their expected label");
   });
 
   it("shows a move away from an imported label without guarding it", async () => {

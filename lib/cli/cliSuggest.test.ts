@@ -152,7 +152,7 @@ describe("assumeprobe suggest", () => {
     const r = await box.run(args);
     expect(r.stdout).toContain('remove timezone="timezone": fixes 2 (from 2 traces), breaks 0');
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("breaks 1 fixture(s) of the seed set: nothing saved");
+    expect(r.stderr).toContain("breaks 1 fixture of the seed set: nothing saved");
     const shown = await box.run(["probes", "show", "schedule_window"]);
     expect(JSON.parse(shown.stdout).ask_terms.timezone).toContain("timezone");
     const forced = await box.run([...args, "--allow-break", "--json"]);

@@ -39,7 +39,7 @@ export function suggestionLines(r: SuggestResult): string[] {
   if (r.suggestions.length === 0) out.push("no change fixes more of them than it breaks");
   r.suggestions.forEach((s, k) => {
     out.push(
-      `${String(k + 1).padStart(3)}. ${describeChange(s.change)}: fixes ${n(s.fixes)} (from ${n(s.traces)} traces), breaks ${n(s.breaks)}${s.reviewed.length ? `, moves ${n(s.reviewed.length)} reviewed field(s) away from their review` : ""}`,
+      `${String(k + 1).padStart(3)}. ${describeChange(s.change)}: fixes ${n(s.fixes)} (from ${n(s.traces)} traces), breaks ${n(s.breaks)}${s.reviewed.length ? `, moves ${n(s.reviewed.length)} reviewed field${s.reviewed.length === 1 ? "" : "s"} away from their review` : ""}`,
     );
     const w = s.whatIf;
     if (w) {

@@ -31,15 +31,18 @@ export function needsConfirmation(g: SaveGuard): boolean {
   return g.seedBroken > 0 || g.fixturesBroken > 0 || g.reviewedAway > 0;
 }
 
+const count = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
 /**
- * What the confirmation is asked for, in words: each kind that holds ("1 fixture(s) of the seed
- * set, 2 fixture(s) away from their expected label, 3 reviewed field(s) away from their review").
+ * What the confirmation is asked for, in words: each kind that holds ("1 fixture of the seed
+ * set, 2 fixtures away from their expected label, 3 reviewed fields away from their review").
  */
 export function guardWords(g: SaveGuard): string {
   const parts: string[] = [];
   if (g.seedBroken > 0 || (g.fixturesBroken === 0 && g.reviewedAway === 0))
-    parts.push(`${g.seedBroken} fixture(s) of the seed set`);
-  if (g.fixturesBroken > 0) parts.push(`${g.fixturesBroken} fixture(s) away from their expected label`);
-  if (g.reviewedAway > 0) parts.push(`${g.reviewedAway} reviewed field(s) away from their review`);
+    parts.push(`${count(g.seedBroken, "fixture")} of the seed set`);
+  if (g.fixturesBroken > 0)
+    parts.push(`${count(g.fixturesBroken, "fixture")} away from their expected label`);
+  if (g.reviewedAway > 0) parts.push(`${count(g.reviewedAway, "reviewed field")} away from their review`);
   return parts.join(", ");
 }
