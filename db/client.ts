@@ -5,6 +5,7 @@ import { type BetterSQLite3Database, drizzle } from "drizzle-orm/better-sqlite3"
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { z } from "zod";
 import { projectRoot } from "../lib/root";
+import { registerOriginalFunctions } from "./queries/originals";
 import * as schema from "./schema";
 
 export type Orm = BetterSQLite3Database<typeof schema>;
@@ -39,6 +40,7 @@ export function openDb(path: string): Db {
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("cache_size = -65536");
   sqlite.pragma("temp_store = MEMORY");
+  registerOriginalFunctions(sqlite);
   const orm = drizzle(sqlite, { schema });
   migrate(orm, { migrationsFolder: join(/*turbopackIgnore: true*/ projectRoot(), "db", "migrations") });
   return { sqlite, orm, path };

@@ -206,6 +206,14 @@ export const traces = sqliteTable(
      */
     original: blob({ mode: "buffer" }).notNull(),
     /**
+     * Where the original lives once packed (lib/storage/originalBlocks.ts): its block, offset and
+     * length; `original` is then empty. A row with no block keeps its original inline (rows stored
+     * before packing, until `assumeprobe db pack` reaches them). Read both through original_of().
+     */
+    originalBlock: integer("original_block"),
+    originalAt: integer("original_at"),
+    originalLen: integer("original_len"),
+    /**
      * 1 when the score carries `agent_step` (lib/ingest/agentTurns.ts): kept beside the flag so
      * the turn index holds only the generations that count, the ones a turn's next choice reads.
      */
@@ -222,6 +230,20 @@ export const traces = sqliteTable(
       .on(t.runId, t.extId)
       .where(sql`${t.form} IN ('otlp', 'phoenix', 'langfuse', 'inspect') AND ${t.agentStep} = 0`),
   ],
+);
+
+/** Original records, packed into compressed blocks (lib/storage/originalBlocks.ts). */
+export const originalBlocks = sqliteTable(
+  "original_blocks",
+  {
+    id: integer().primaryKey(),
+    /** The run whose traces' originals it holds: a block never mixes runs, and goes with its run. */
+    runId: integer("run_id").notNull(),
+    /** 1: deflate-raw. */
+    codec: integer().notNull(),
+    body: blob({ mode: "buffer" }).notNull(),
+  },
+  (t) => [index("original_blocks_run").on(t.runId)],
 );
 
 /** Names of the filterable tags, interned so trace_tags rows stay small. */

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
+import { ORIGINAL_OF } from "../db/queries/originals";
 import { queryOne } from "./pages/e2eDb";
 
 // A results file promptfoo 0.121.20 wrote itself (scripts/capture-promptfoo.ts), uploaded as a new
@@ -82,7 +83,7 @@ test("an upload of results an older promptfoo wrote with API keys stores and ans
   expect(summary.errors[0]).toMatchObject({ path: "results.results[0]" });
   expect(
     queryOne<{ n: number }>(
-      "SELECT count(*) AS n FROM traces WHERE instr(CAST(original AS TEXT), ?) > 0",
+      `SELECT count(*) AS n FROM traces WHERE instr(CAST(${ORIGINAL_OF} AS TEXT), ?) > 0`,
       KEY,
     )?.n,
   ).toBe(0);
@@ -94,7 +95,7 @@ test("an upload of results an older promptfoo wrote with API keys stores and ans
   ).toBe(0);
   expect(
     queryOne<{ n: number }>(
-      "SELECT count(*) AS n FROM traces WHERE instr(CAST(original AS TEXT), '[REDACTED]') > 0",
+      `SELECT count(*) AS n FROM traces WHERE instr(CAST(${ORIGINAL_OF} AS TEXT), '[REDACTED]') > 0`,
     )?.n,
   ).toBe(5);
 });

@@ -90,7 +90,7 @@ export async function measureWriteFloor(file: string, dbPath: string): Promise<W
   const scratch = `${dbPath}.replay`;
   const traceRowUs = replay(scratch, sample, (d) => {
     const st = d.sqlite.prepare(insertTraceSql("INSERT"));
-    return (t) => st.run(traceRow(1, null, t));
+    return (t) => st.run(traceRow(1, null, t, null));
   });
   const tagIds = new Map<string, number>();
   const tagRows = replay(scratch, sample, (d) => {

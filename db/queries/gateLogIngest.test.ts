@@ -7,6 +7,7 @@ import { responsePreview } from "../../lib/preview";
 import type { Db } from "../client";
 import { inconsistencies, ingestText, tempDb, traceLine } from "../testing/ingest";
 import { exportBatches, exportScope } from "./exportRun";
+import { ORIGINAL_OF } from "./originals";
 import { getRunSummary, listRunSummaries } from "./runs";
 import { listTraces } from "./traceList";
 
@@ -154,7 +155,7 @@ describe("ingesting a gate decision log", () => {
     expect(run.gateUnknown).toEqual({ action_date: 2 });
     const stored = JSON.stringify(
       db.sqlite
-        .prepare("SELECT response, CAST(original AS TEXT) AS o FROM traces WHERE run_id = ?")
+        .prepare(`SELECT response, CAST(${ORIGINAL_OF} AS TEXT) AS o FROM traces WHERE run_id = ?`)
         .all(run.id),
     );
     expect(stored).not.toContain("u_1");

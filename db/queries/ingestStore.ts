@@ -4,11 +4,13 @@ import type { IngestStore, WriteOutcome } from "../../lib/ingest/pipeline";
 import { type PreparedError, type PreparedTrace, rejectedTrace } from "../../lib/ingest/prepare";
 import { packTagRow } from "../../lib/ingest/tagSignature";
 import type { Probe } from "../../lib/probe/schema";
+import { type PackedOriginals, packOriginals } from "../../lib/storage/originalBlocks";
 import type { Db } from "../client";
 import { WriteWaitError, writeSync } from "../write";
 import { reevaluateTurns, type TouchedTurn } from "./agentTurns";
 import { beginIngestBatch, claimRunlessErrors, finishIngestBatch, recountRejected } from "./ingestBatches";
 import { currentLexicon } from "./lexicon";
+import { blockStatements, writeBlocks } from "./originals";
 import { getProbe, listProbes, saveProbe } from "./probes";
 import { resetTagCache, tagId } from "./tags";
 
@@ -96,15 +98,26 @@ export function createBatchStore(db: Db): Omit<IngestStore, "write"> {
 
 const TRACE_COLUMNS = `run_id, batch_id, probe_id, probe_version, ext_id, identity, hash, source, line, form,
   model, payload_model, started_at, latency_ms, gate, labels, result, response, recorded, human, original,
-  lexicon_version`;
+  original_block, original_at, original_len, lexicon_version`;
 
 /** The insert of one trace row (`verb`: INSERT, INSERT OR IGNORE), taking traceRow's values. */
 export function insertTraceSql(verb: string): string {
   return `${verb} INTO traces(${TRACE_COLUMNS}) VALUES (${TRACE_COLUMNS.replace(/\w+/g, "?")})`;
 }
 
-/** A prepared trace's row values, in insertTraceSql's column order. */
-export function traceRow(runId: number, batchId: number | null, t: PreparedTrace): unknown[] {
+/** An original stored in a block: nothing inline. */
+const PACKED = Buffer.alloc(0);
+
+/**
+ * A prepared trace's row values, in insertTraceSql's column order; `packed` is where its original
+ * was stored (block id, offset, length; db/queries/originals.ts), or null to keep it inline.
+ */
+export function traceRow(
+  runId: number,
+  batchId: number | null,
+  t: PreparedTrace,
+  packed: [number, number, number] | null,
+): unknown[] {
   return [
     runId,
     batchId,
@@ -126,7 +139,10 @@ export function traceRow(runId: number, batchId: number | null, t: PreparedTrace
     t.response,
     t.recorded,
     t.human,
-    t.original,
+    packed === null ? t.original : PACKED,
+    packed?.[0] ?? null,
+    packed?.[1] ?? null,
+    packed?.[2] ?? null,
     t.lexiconVersion,
   ];
 }
@@ -134,6 +150,7 @@ export function traceRow(runId: number, batchId: number | null, t: PreparedTrace
 /** Writes batches of stored traces and errors, each batch in one transaction. */
 export function createTraceWriter(db: Db): TraceWriter {
   const s = db.sqlite;
+  const bq = blockStatements(s);
   const q = {
     runByName: s.prepare("SELECT id, name, model, kind FROM runs WHERE name = ?"),
     insertRun: s.prepare(
@@ -204,7 +221,9 @@ export function createTraceWriter(db: Db): TraceWriter {
     traces: PreparedTrace[],
     errors: PreparedError[],
     refused: Map<number, string>,
+    packed: PackedOriginals,
   ) => {
+    const blocks = writeBlocks(bq, packed);
     // Another process may have created or pinned runs since the last batch.
     runs.clear();
     const outcomes: WriteOutcome[] = [];
@@ -257,7 +276,7 @@ export function createTraceWriter(db: Db): TraceWriter {
           } else reject(t, `model "${t.model}" differs from run "${run.name}"'s pinned model "${run.model}"`);
           continue;
         }
-        const info = q.insertTrace.run(traceRow(run.id, batchId, t));
+        const info = q.insertTrace.run(traceRow(run.id, batchId, t, blocks.values(i, run.id)));
         if (info.changes === 0) {
           const existing = q.existingHash.get(run.id, t.identity) as Buffer | undefined;
           if (t.extId !== null && existing && !existing.equals(t.hash)) {
@@ -269,6 +288,7 @@ export function createTraceWriter(db: Db): TraceWriter {
           continue;
         }
         const traceId = Number(info.lastInsertRowid);
+        blocks.keep(i);
         good(t, run.id);
         // A line rejected while it was still being written (the last line of a growing file) is
         // gone once the completed line is stored. (An Inspect sample's generations share its line:
@@ -308,6 +328,7 @@ export function createTraceWriter(db: Db): TraceWriter {
         throw new RecordRefused(i, e);
       }
     }
+    blocks.dropUnused();
     for (const g of tagged.values()) {
       for (const [id, rows] of g.byTag) {
         // A tag named twice is one trace_tags row: count it once, so run_counts match them.
@@ -340,9 +361,16 @@ export function createTraceWriter(db: Db): TraceWriter {
     write(batchId, traces, errors) {
       /** Records the database refused in an earlier try of this batch: rejected, the rest written again. */
       const refused = new Map<number, string>();
+      // Compressed before the write lock is taken; a try again reuses it.
+      const packed = packOriginals(
+        traces.map((t) => t.original),
+        traces.map((t) => t.runName),
+      );
       for (;;) {
         try {
-          const { outcomes, claimed } = writeSync(db, () => writeBatch(batchId, traces, errors, refused));
+          const { outcomes, claimed } = writeSync(db, () =>
+            writeBatch(batchId, traces, errors, refused, packed),
+          );
           for (const [key, c] of claimed) goodRun.set(key, c.runId);
           return outcomes;
         } catch (e) {

@@ -17,6 +17,7 @@ import {
 import { ingestPaths, ingestText, tempDb } from "../testing/ingest";
 import { expectConsistent } from "../testing/rescore";
 import { createIngestStore } from "./ingestStore";
+import { ORIGINAL_OF } from "./originals";
 
 /** Inspect logs through the real store (a SQLite file): `.eval` zips built here, and the zip's failures. */
 
@@ -50,7 +51,7 @@ describe("ingest of Inspect .eval logs", () => {
   const rows = (source: string) =>
     t.db.sqlite
       .prepare(
-        "SELECT ext_id, form, model, response, result, agent_step, original, probe_id, line FROM traces WHERE source = ? ORDER BY id",
+        `SELECT ext_id, form, model, response, result, agent_step, ${ORIGINAL_OF} AS original, probe_id, line FROM traces WHERE source = ? ORDER BY id`,
       )
       .all(source) as Row[];
   const labels = (r: Row) => JSON.parse(r.result).fields.timezone.label as string;
@@ -108,7 +109,7 @@ describe("ingest of Inspect .eval logs", () => {
     if (!probe) throw new Error("no built-in schedule_window");
     const stored = t.db.sqlite
       .prepare(
-        "SELECT id, probe_id AS probeId, form, ext_id AS extId, model, original, result, response FROM traces WHERE source = 'agent'",
+        `SELECT id, probe_id AS probeId, form, ext_id AS extId, model, ${ORIGINAL_OF} AS original, result, response FROM traces WHERE source = 'agent'`,
       )
       .all() as StoredTrace[];
     expect(stored).toHaveLength(4);

@@ -11,6 +11,7 @@ import { spanFormOf } from "../../lib/probe/rejectedWhatIf";
 import type { Probe } from "../../lib/probe/schema";
 import type { Db } from "../client";
 import { ingestUpload } from "./ingestUpload";
+import { ORIGINAL_OF } from "./originals";
 import { type SavedProbe, saveProbe } from "./probes";
 
 /** A rejected record as ingest_errors keeps it, with the ingest that read it. */
@@ -64,10 +65,12 @@ export function countRejectedUnmatched(db: Db, batchId: number): number {
 
 /** A stored trace's original record, as text, and its ingest. */
 export function traceOriginal(db: Db, traceId: number): { text: string; batchId: number | null } | undefined {
-  const r = db.sqlite.prepare("SELECT original, batch_id AS batchId FROM traces WHERE id = ?").get(traceId) as
-    | { original: Buffer; batchId: number | null }
-    | undefined;
-  return r ? { text: r.original.toString("utf8"), batchId: r.batchId } : undefined;
+  const r = db.sqlite
+    .prepare(`SELECT ${ORIGINAL_OF} AS original, batch_id AS batchId FROM traces WHERE id = ?`)
+    .get(traceId) as { original: string | Buffer; batchId: number | null } | undefined;
+  return r
+    ? { text: typeof r.original === "string" ? r.original : r.original.toString("utf8"), batchId: r.batchId }
+    : undefined;
 }
 
 /** Saves a probe made in the browser: a new probe, or a new version of an existing id. */

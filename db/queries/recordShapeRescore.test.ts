@@ -36,7 +36,9 @@ describe("a trace misread by one key name, after the upgrade", () => {
     // Stored as an older version stored the Langfuse export: the seed runner's form, an empty answer.
     const text = `${JSON.stringify({ id: "langfuse", trace: { text: null } })}\n${traceLine({ id: "ours" }, { timezone: "UTC" })}\n${JSON.stringify({ id: "asked", label: "ASK", trace: { text: null, tool_call: null } })}\n`;
     expect(await ingestText(db, "mixed.jsonl", text)).toMatchObject({ ingested: 3, rejected: 0 });
-    db.sqlite.prepare("UPDATE traces SET original = ? WHERE ext_id = 'langfuse'").run(Buffer.from(LANGFUSE));
+    db.sqlite
+      .prepare("UPDATE traces SET original = ?, original_block = NULL WHERE ext_id = 'langfuse'")
+      .run(Buffer.from(LANGFUSE));
     expect(resultOf("langfuse").flags).toEqual([]);
     expect(flagged("mixed")).toEqual([]);
     const before = resultOf("ours");

@@ -262,6 +262,7 @@ export async function deleteRun(db: Db, runId: number): Promise<void> {
       .run(runId);
     db.sqlite.prepare("DELETE FROM trace_tags WHERE run_id = ?").run(runId);
     db.sqlite.prepare("DELETE FROM traces WHERE run_id = ?").run(runId);
+    db.sqlite.prepare("DELETE FROM original_blocks WHERE run_id = ?").run(runId);
     db.sqlite.prepare("DELETE FROM runs WHERE id = ?").run(runId);
   });
 }

@@ -21,6 +21,7 @@ import type { Probe } from "../../lib/probe/schema";
 import type { TraceScore } from "../../lib/probe/score";
 import type { Db } from "../client";
 import { lexiconAt } from "./lexicon";
+import { ORIGINAL_OF } from "./originals";
 import { loadProbeVersion } from "./probes";
 
 export interface TraceRun {
@@ -135,7 +136,10 @@ function prepared(db: Db): Statements {
          FROM traces WHERE id = ?`,
       ),
       columns: Object.fromEntries(
-        BIG_COLUMNS.map((c) => [c, db.sqlite.prepare(`SELECT ${c} FROM traces WHERE id = ?`).pluck()]),
+        BIG_COLUMNS.map((c) => [
+          c,
+          db.sqlite.prepare(`SELECT ${c === "original" ? ORIGINAL_OF : c} FROM traces WHERE id = ?`).pluck(),
+        ]),
       ) as Record<BigColumn, ReturnType<Db["sqlite"]["prepare"]>>,
       run: db.sqlite.prepare("SELECT id, name, model, params FROM runs WHERE id = ?"),
       current: db.sqlite.prepare("SELECT current_version FROM probes WHERE id = ?").pluck(),
@@ -366,9 +370,9 @@ export function getTraceTexts(
   db: Db,
   id: number,
 ): { original: string | Buffer; response: string; form: string } | undefined {
-  return db.sqlite.prepare("SELECT original, response, form FROM traces WHERE id = ?").get(id) as
-    | { original: string | Buffer; response: string; form: string }
-    | undefined;
+  return db.sqlite
+    .prepare(`SELECT ${ORIGINAL_OF} AS original, response, form FROM traces WHERE id = ?`)
+    .get(id) as { original: string | Buffer; response: string; form: string } | undefined;
 }
 
 /** The original record as text (lossy for non-UTF-8), without a byte-order mark. */

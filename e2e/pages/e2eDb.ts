@@ -1,6 +1,7 @@
 import { execFileSync, spawn } from "node:child_process";
 import { resolve } from "node:path";
 import Database from "better-sqlite3";
+import { registerOriginalFunctions } from "../../db/queries/originals";
 
 /** The database the e2e server reads (e2e/serve.js creates it fresh for every run). */
 export const E2E_DB = resolve(process.cwd(), process.env.E2E_TMP ?? "e2e/.tmp", "e2e.db");
@@ -70,7 +71,9 @@ export function ingest(file: string, run: string): IngestSummary {
 
 /** A read-only connection for finding trace ids; close it when done. */
 export function openReadOnly(): Database.Database {
-  return new Database(E2E_DB, { readonly: true, fileMustExist: true });
+  const db = new Database(E2E_DB, { readonly: true, fileMustExist: true });
+  registerOriginalFunctions(db);
+  return db;
 }
 
 /** Trace ids by record id within one run. */

@@ -8,6 +8,7 @@ import { appendFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { originalOf } from "../../db/queries/originals";
 import { runPython, twinFolder } from "../gate/python/testPython";
 import { cliSandbox } from "./testCli";
 
@@ -90,7 +91,7 @@ describe("ingest of a gate decision log", () => {
     expect(r.code).toBe(0);
     expect(JSON.parse(r.lines.at(-1) ?? "")).toMatchObject({ ingested: 4, rejected: 0 });
     const rows = box.query<{ gate: string; original: string }>(
-      "SELECT t.gate, CAST(t.original AS TEXT) AS original FROM traces t JOIN runs r ON r.id = t.run_id WHERE r.name = 'redacted' ORDER BY t.id",
+      `SELECT t.gate, CAST(${originalOf("t.")} AS TEXT) AS original FROM traces t JOIN runs r ON r.id = t.run_id WHERE r.name = 'redacted' ORDER BY t.id`,
     );
     expect(rows.map((x) => x.gate)).toEqual(["allow", "block", "block", "block"]);
     for (const x of rows) {

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { ORIGINAL_OF } from "../../db/queries/originals";
 import { rescoreStored, type StoredTrace } from "../ingest/rescore";
 import { type Probe, ProbeSchema } from "../probe/schema";
 import { cliSandbox } from "./testCli";
@@ -80,7 +81,7 @@ describe("ingest of Langfuse exports, no flags", SLOW, () => {
   it("re-reads each stored generation from its original: a re-score changes nothing", async () => {
     await box.run(["ingest", join(DIR, "observations.jsonl"), "--probe", "lf_weather", "--json"]);
     const stored = box.query<StoredTrace>(
-      `SELECT id, probe_id AS probeId, form, ext_id AS extId, model, original, result, response
+      `SELECT id, probe_id AS probeId, form, ext_id AS extId, model, ${ORIGINAL_OF} AS original, result, response
          FROM traces WHERE form = 'langfuse'`,
     );
     expect(stored).toHaveLength(4);

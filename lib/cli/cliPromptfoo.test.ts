@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { ORIGINAL_OF, originalOf } from "../../db/queries/originals";
 import { rescoreStored, type StoredTrace } from "../ingest/rescore";
 import { builtinProbes } from "../probe/builtin";
 import { cliSandbox } from "./testCli";
@@ -64,7 +65,7 @@ describe("ingest of promptfoo results, no flags", SLOW, () => {
     const probe = builtinProbes().get("schedule_window");
     if (!probe) throw new Error("no built-in schedule_window");
     const stored = box.query<StoredTrace>(
-      `SELECT id, probe_id AS probeId, form, ext_id AS extId, model, original, result, response
+      `SELECT id, probe_id AS probeId, form, ext_id AS extId, model, ${ORIGINAL_OF} AS original, result, response
          FROM traces WHERE source = 'eval-results'`,
     );
     expect(stored).toHaveLength(6);
@@ -106,7 +107,7 @@ describe("ingest of promptfoo results, no flags", SLOW, () => {
       }),
     ]);
     const stored = box.query<{ original: string }>(
-      "SELECT t.original FROM traces t JOIN runs r ON r.id = t.run_id WHERE r.name LIKE 'old%'",
+      `SELECT ${originalOf("t.")} AS original FROM traces t JOIN runs r ON r.id = t.run_id WHERE r.name LIKE 'old%'`,
     );
     expect(stored).toHaveLength(4);
     for (const t of stored) {

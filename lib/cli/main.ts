@@ -2,6 +2,7 @@ import { Command, CommanderError } from "commander";
 import { registerAgreement } from "./commands/agreement";
 import { registerBulkRun } from "./commands/bulkRun";
 import { registerCheck } from "./commands/check";
+import { registerDb } from "./commands/db";
 import { registerExport } from "./commands/export";
 import { registerFixtures } from "./commands/fixtures";
 import { registerFuzzGate } from "./commands/fuzzGate";
@@ -39,6 +40,7 @@ export function buildProgram(): Command {
   registerFixtures(program);
   registerBulkRun(program);
   registerSetup(program);
+  registerDb(program);
   registerRun(program);
   registerFuzzGate(program);
   registerGate(program);

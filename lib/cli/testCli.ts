@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
+import { originalOf, registerOriginalFunctions } from "../../db/queries/originals";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 
@@ -47,6 +48,7 @@ export function cliSandbox(prefix: string) {
     /** Rows of a query on this sandbox's database, read-only. */
     query<T>(sql: string, ...args: unknown[]): T[] {
       const db = new Database(dbPath, { readonly: true });
+      registerOriginalFunctions(db);
       try {
         return db.prepare(sql).all(...args) as T[];
       } finally {
@@ -56,7 +58,7 @@ export function cliSandbox(prefix: string) {
     /** The traces stored from one source (its source name), in the order they were read. */
     traces(source: string): StoredRow[] {
       return this.query<StoredRow>(
-        `SELECT t.ext_id, t.form, t.model, t.payload_model, t.response, t.original, t.started_at,
+        `SELECT t.ext_id, t.form, t.model, t.payload_model, t.response, ${originalOf("t.")} AS original, t.started_at,
            t.latency_ms, t.line, r.name AS run
          FROM traces t JOIN runs r ON r.id = t.run_id WHERE t.source = ? ORDER BY t.id`,
         source,

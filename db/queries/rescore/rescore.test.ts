@@ -151,7 +151,9 @@ describe("a database from before the flags, upgraded", () => {
     const cut = idOf("gemini-call");
     const gone = idOf("chat-ask");
     db.sqlite.prepare("UPDATE traces SET result = '{broken' WHERE id = ?").run(damaged);
-    db.sqlite.prepare("UPDATE traces SET original = '{\"raw\": ' WHERE id = ?").run(cut);
+    db.sqlite
+      .prepare("UPDATE traces SET original = '{\"raw\": ', original_block = NULL WHERE id = ?")
+      .run(cut);
     db.sqlite.prepare("UPDATE traces SET probe_version = 99 WHERE id = ?").run(gone);
     const [main] = upgrade(db);
     expect(main.status).toBe("done");

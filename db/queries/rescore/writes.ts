@@ -3,6 +3,7 @@ import { MAX_SIGNED_TRACE_ID, tagSignature } from "../../../lib/ingest/tagSignat
 import { type CurrentReviewLabels, tag } from "../../../lib/ingest/tags";
 import type { TraceScore } from "../../../lib/probe/score";
 import type { Db } from "../../client";
+import { ORIGINAL_BYTES, ORIGINAL_OF } from "../originals";
 import { findTagId, tagId } from "../tags";
 
 /**
@@ -35,11 +36,11 @@ export function rescoreStatements(db: Db) {
   const s = db.sqlite;
   return {
     window: s.prepare(
-      "SELECT id, length(original) AS bytes FROM traces WHERE run_id = ? AND id > ? ORDER BY id LIMIT ?",
+      `SELECT id, ${ORIGINAL_BYTES} AS bytes FROM traces WHERE run_id = ? AND id > ? ORDER BY id LIMIT ?`,
     ),
     traces: s.prepare(
       `SELECT id, probe_id AS probeId, probe_version AS probeVersion, lexicon_version AS lexiconVersion, form,
-        ext_id AS extId, model, original,
+        ext_id AS extId, model, ${ORIGINAL_OF} AS original,
         result, response, recorded, human FROM traces WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`,
     ),
     total: s.prepare("SELECT count(*) FROM traces WHERE run_id = ?").pluck(),
