@@ -2,19 +2,17 @@
 
 import { refresh } from "next/cache";
 import { z } from "zod";
-import { type ActionFail, refusal, validated } from "@/app/_lib/validatedAction";
-import { currentReviewer } from "@/app/_review/reviewer";
-import { getDb } from "@/db/client";
+import type { ActionFail } from "@/app/_lib/validatedAction";
 import { type RoundAddResult, writeRoundToSet } from "@/db/queries/fixturesRound";
 import { createRound, writeAdjudication, writeBlindReview } from "@/db/queries/rounds";
 import { write } from "@/db/write";
 import { LabelSchema } from "@/lib/probe/schema";
 import { MAX_NOTE_LENGTH } from "@/lib/review/contract";
 import { MAX_REVIEWS_PER_FIELD, MIN_REVIEWS_PER_FIELD, ROUND_SCOPES } from "@/lib/review/rounds";
+import { asReviewer } from "./asReviewer";
 
 /** How long a write waits for another process's write lock before the reviewer is told to try again. */
 const WAIT_MS = 10_000;
-const needsName = { ok: false, error: "say who is reviewing first", needsReviewer: true } as const;
 
 const CreateRoundSchema = z.object({
   name: z.string().trim().min(1, "a round needs a name").max(100),
@@ -30,38 +28,28 @@ export type CreateRoundResult = { ok: true; id: number; fields: number } | Actio
 export async function createRoundAction(
   input: z.input<typeof CreateRoundSchema>,
 ): Promise<CreateRoundResult> {
-  return validated(
-    CreateRoundSchema,
-    input,
-    async (d) => {
-      const { name: reviewer } = await currentReviewer();
-      if (!reviewer) return needsName;
-      const participants = d.participants
-        .split(/[,\n]/)
-        .map((s) => s.trim())
-        .filter(Boolean);
-      try {
-        const db = getDb();
-        const r = await write(
-          db,
-          () =>
-            createRound(db, {
-              name: d.name,
-              scopeKind: d.scopeKind,
-              scopeValue: d.scopeValue,
-              reviewsPerField: d.reviewsPerField,
-              participants: participants.length ? participants : null,
-              createdBy: reviewer,
-            }),
-          { waitMs: 60_000 },
-        );
-        return { ok: true, id: r.round.id, fields: r.fields } as const;
-      } catch (e) {
-        return refusal(e, "round not made", "the round could not be made: try again");
-      }
-    },
-    { labels: { name: "Name", scopeValue: "Scope", reviewsPerField: "Reviews per field" } },
-  );
+  const labels = { name: "Name", scopeValue: "Scope", reviewsPerField: "Reviews per field" };
+  const options = { what: "round not made", retry: "the round could not be made: try again", labels };
+  return asReviewer(CreateRoundSchema, input, options, async (db, d, reviewer) => {
+    const participants = d.participants
+      .split(/[,\n]/)
+      .map((s) => s.trim())
+      .filter(Boolean);
+    const r = await write(
+      db,
+      () =>
+        createRound(db, {
+          name: d.name,
+          scopeKind: d.scopeKind,
+          scopeValue: d.scopeValue,
+          reviewsPerField: d.reviewsPerField,
+          participants: participants.length ? participants : null,
+          createdBy: reviewer,
+        }),
+      { waitMs: 60_000 },
+    );
+    return { ok: true, id: r.round.id, fields: r.fields } as const;
+  });
 }
 
 const BlindSchema = z.object({
@@ -79,16 +67,10 @@ const BlindSchema = z.object({
 export async function saveBlindAction(
   input: z.input<typeof BlindSchema>,
 ): Promise<{ ok: true } | ActionFail> {
-  return validated(BlindSchema, input, async (d) => {
-    const { name: reviewer } = await currentReviewer();
-    if (!reviewer) return needsName;
-    try {
-      const db = getDb();
-      await write(db, () => writeBlindReview(db, { ...d, reviewer }), { waitMs: WAIT_MS });
-      return { ok: true } as const;
-    } catch (e) {
-      return refusal(e, "blind review failed", "the review could not be saved: try again");
-    }
+  const options = { what: "blind review failed", retry: "the review could not be saved: try again" };
+  return asReviewer(BlindSchema, input, options, async (db, d, reviewer) => {
+    await write(db, () => writeBlindReview(db, { ...d, reviewer }), { waitMs: WAIT_MS });
+    return { ok: true } as const;
   });
 }
 
@@ -96,17 +78,11 @@ export async function saveBlindAction(
 export async function adjudicateAction(
   input: z.input<typeof BlindSchema>,
 ): Promise<{ ok: true } | ActionFail> {
-  return validated(BlindSchema, input, async (d) => {
-    const { name: reviewer } = await currentReviewer();
-    if (!reviewer) return needsName;
-    try {
-      const db = getDb();
-      await write(db, () => writeAdjudication(db, { ...d, reviewer }), { waitMs: WAIT_MS });
-      refresh();
-      return { ok: true } as const;
-    } catch (e) {
-      return refusal(e, "adjudication failed", "the label could not be saved: try again");
-    }
+  const options = { what: "adjudication failed", retry: "the label could not be saved: try again" };
+  return asReviewer(BlindSchema, input, options, async (db, d, reviewer) => {
+    await write(db, () => writeAdjudication(db, { ...d, reviewer }), { waitMs: WAIT_MS });
+    refresh();
+    return { ok: true } as const;
   });
 }
 
@@ -122,26 +98,15 @@ export type RoundToSetResult = ({ ok: true } & RoundAddResult) | ActionFail;
 export async function addRoundToSetAction(
   input: z.input<typeof RoundToSetSchema>,
 ): Promise<RoundToSetResult> {
-  return validated(
-    RoundToSetSchema,
-    input,
-    async (d) => {
-      const { name: reviewer } = await currentReviewer();
-      if (!reviewer) return needsName;
-      try {
-        const db = getDb();
-        const r = await write(
-          db,
-          () => writeRoundToSet(db, d.roundId, d.set, reviewer, { single: d.single }),
-          {
-            waitMs: 60_000,
-          },
-        );
-        return { ok: true, ...r } as const;
-      } catch (e) {
-        return refusal(e, "round not added", "the fields could not be added: try again");
-      }
-    },
-    { labels: { set: "Fixture set" } },
-  );
+  const options = {
+    what: "round not added",
+    retry: "the fields could not be added: try again",
+    labels: { set: "Fixture set" },
+  };
+  return asReviewer(RoundToSetSchema, input, options, async (db, d, reviewer) => {
+    const r = await write(db, () => writeRoundToSet(db, d.roundId, d.set, reviewer, { single: d.single }), {
+      waitMs: 60_000,
+    });
+    return { ok: true, ...r } as const;
+  });
 }

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import type { ReactNode } from "react";
 import { Card } from "@/app/_components/Card";
 import { LabelChip } from "@/app/_components/LabelChip";
 import type { Kappa } from "@/lib/review/agreement";
@@ -8,6 +9,7 @@ import { sharePct } from "@/lib/stats";
 const n = (x: number) => x.toLocaleString("en-US");
 const th = "py-1 pr-3 font-medium";
 const num = "py-1 pr-3 text-right font-mono tabular-nums";
+const pairKey = (p: { a: string; b: string }) => `${p.a}\u0000${p.b}`;
 
 function KappaCell({ k }: { k: Kappa }) {
   return (
@@ -75,7 +77,7 @@ export function BetweenReviewers({
             </div>
             <div>
               {f.pairs.map((p) => (
-                <PairConfusion key={`${p.a}\u0000${p.b}`} pair={p} />
+                <PairConfusion key={pairKey(p)} pair={p} />
               ))}
             </div>
           </>
@@ -85,44 +87,61 @@ export function BetweenReviewers({
   );
 }
 
-function PairTable({ pairs }: { pairs: PairAgreement[] }) {
+/** A column of a FigureTable: a column without its own class holds a number (right-aligned, mono). */
+interface Column<T> {
+  head: string;
+  cell: (row: T) => ReactNode;
+  className?: string;
+  title?: (row: T) => string;
+}
+
+/**
+ * One of the small figure tables side by side: a titled table whose rows are headed by `rowHead`
+ * (its class adds to the shared one), each carrying the `data-*` attributes `rowData` gives.
+ */
+function FigureTable<T>({
+  title,
+  testId,
+  rows,
+  rowKey,
+  rowData,
+  rowHead,
+  columns,
+}: {
+  title: string;
+  testId: string;
+  rows: T[];
+  rowKey: (row: T) => string;
+  rowData: (row: T) => Record<`data-${string}`, string | number>;
+  rowHead: { head: string; className: string; cell: (row: T) => ReactNode };
+  columns: Column<T>[];
+}) {
   return (
     <div className="min-w-0">
-      <h3 className="mb-1 text-xs font-medium text-slate-500 uppercase">
-        Per pair: Cohen's κ over the fields both reviewed
-      </h3>
+      <h3 className="mb-1 text-xs font-medium text-slate-500 uppercase">{title}</h3>
       <div className="overflow-x-auto">
-        <table className="text-sm" data-testid="reviewer-pairs">
+        <table className="text-sm" data-testid={testId}>
           <thead className="text-left text-xs text-slate-500">
             <tr>
-              <th className={th}>reviewers</th>
-              <th className={`${th} text-right`}>fields</th>
-              <th className={`${th} text-right`}>agree</th>
-              <th className={`${th} text-right`}>κ</th>
-              <th className={th}>95%</th>
+              <th className={th}>{rowHead.head}</th>
+              {columns.map((c) => (
+                <th key={c.head} className={c.className ? th : `${th} text-right`}>
+                  {c.head}
+                </th>
+              ))}
             </tr>
           </thead>
           <tbody>
-            {pairs.map((p) => (
-              <tr
-                key={`${p.a}\u0000${p.b}`}
-                className="border-t border-slate-100"
-                data-testid="reviewer-pair"
-                data-a={p.a}
-                data-b={p.b}
-                data-n={p.n}
-              >
-                <th scope="row" className="py-1 pr-3 text-left font-normal [overflow-wrap:anywhere]">
-                  {p.a} · {p.b}
+            {rows.map((r) => (
+              <tr key={rowKey(r)} className="border-t border-slate-100" {...rowData(r)}>
+                <th scope="row" className={`py-1 pr-3 text-left font-normal ${rowHead.className}`}>
+                  {rowHead.cell(r)}
                 </th>
-                <td className={num}>{n(p.n)}</td>
-                <td className={num}>{sharePct(p.agree, p.n, 0)}</td>
-                <td className={num}>
-                  <KappaCell k={p.kappa} />
-                </td>
-                <td className="py-1 font-mono text-xs whitespace-nowrap tabular-nums">
-                  {intervalText(p.interval)}
-                </td>
+                {columns.map((c) => (
+                  <td key={c.head} className={c.className ?? num} title={c.title?.(r)}>
+                    {c.cell(r)}
+                  </td>
+                ))}
               </tr>
             ))}
           </tbody>
@@ -132,94 +151,80 @@ function PairTable({ pairs }: { pairs: PairAgreement[] }) {
   );
 }
 
+function PairTable({ pairs }: { pairs: PairAgreement[] }) {
+  return (
+    <FigureTable
+      title="Per pair: Cohen's κ over the fields both reviewed"
+      testId="reviewer-pairs"
+      rows={pairs}
+      rowKey={pairKey}
+      rowData={(p) => ({ "data-testid": "reviewer-pair", "data-a": p.a, "data-b": p.b, "data-n": p.n })}
+      rowHead={{ head: "reviewers", className: "[overflow-wrap:anywhere]", cell: (p) => `${p.a} · ${p.b}` }}
+      columns={[
+        { head: "fields", cell: (p) => n(p.n) },
+        { head: "agree", cell: (p) => sharePct(p.agree, p.n, 0) },
+        { head: "κ", cell: (p) => <KappaCell k={p.kappa} /> },
+        {
+          head: "95%",
+          className: "py-1 font-mono text-xs whitespace-nowrap tabular-nums",
+          cell: (p) => intervalText(p.interval),
+        },
+      ]}
+    />
+  );
+}
+
 function ReviewerTable({ figures }: { figures: InterRater }) {
   return (
-    <div className="min-w-0">
-      <h3 className="mb-1 text-xs font-medium text-slate-500 uppercase">
-        Per reviewer: agreement with the others
-      </h3>
-      <div className="overflow-x-auto">
-        <table className="text-sm" data-testid="reviewer-agreement">
-          <thead className="text-left text-xs text-slate-500">
-            <tr>
-              <th className={th}>reviewer</th>
-              <th className={`${th} text-right`}>fields</th>
-              <th className={`${th} text-right`}>agree</th>
-              <th className={th}>95%</th>
-              <th className={`${th} text-right`}>κ</th>
-            </tr>
-          </thead>
-          <tbody>
-            {figures.perReviewer.map((r) => (
-              <tr
-                key={r.reviewer}
-                className="border-t border-slate-100"
-                data-testid="reviewer"
-                data-reviewer={r.reviewer}
-              >
-                <th scope="row" className="py-1 pr-3 text-left font-normal [overflow-wrap:anywhere]">
-                  {r.reviewer}
-                </th>
-                <td className={num}>{n(r.fields)}</td>
-                <td
-                  className={num}
-                  title={`${n(r.agree)} of ${n(r.comparisons)} comparisons with another reviewer`}
-                >
-                  {sharePct(r.agree, r.comparisons, 0)}
-                </td>
-                <td className="py-1 pr-3 font-mono text-xs whitespace-nowrap tabular-nums">
-                  {intervalText({ low: r.rate.low, high: r.rate.high })}
-                </td>
-                <td className={num}>
-                  <KappaCell k={r.kappa} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </div>
+    <FigureTable
+      title="Per reviewer: agreement with the others"
+      testId="reviewer-agreement"
+      rows={figures.perReviewer}
+      rowKey={(r) => r.reviewer}
+      rowData={(r) => ({ "data-testid": "reviewer", "data-reviewer": r.reviewer })}
+      rowHead={{ head: "reviewer", className: "[overflow-wrap:anywhere]", cell: (r) => r.reviewer }}
+      columns={[
+        { head: "fields", cell: (r) => n(r.fields) },
+        {
+          head: "agree",
+          cell: (r) => sharePct(r.agree, r.comparisons, 0),
+          title: (r) => `${n(r.agree)} of ${n(r.comparisons)} comparisons with another reviewer`,
+        },
+        {
+          head: "95%",
+          className: "py-1 pr-3 font-mono text-xs whitespace-nowrap tabular-nums",
+          cell: (r) => intervalText({ low: r.rate.low, high: r.rate.high }),
+        },
+        { head: "κ", cell: (r) => <KappaCell k={r.kappa} /> },
+      ]}
+    />
   );
 }
 
 function LabelPairTable({ figures }: { figures: InterRater }) {
   const total = figures.labelPairs.reduce((s, p) => s + p.n, 0);
   return (
-    <div className="min-w-0">
-      <h3 className="mb-1 text-xs font-medium text-slate-500 uppercase">
-        Label pairs two reviewers gave one field, disagreements first
-      </h3>
-      <div className="overflow-x-auto">
-        <table className="text-sm" data-testid="label-pairs">
-          <thead className="text-left text-xs text-slate-500">
-            <tr>
-              <th className={th}>labels</th>
-              <th className={`${th} text-right`}>times</th>
-              <th className={`${th} text-right`}>share</th>
-            </tr>
-          </thead>
-          <tbody>
-            {figures.labelPairs.map((p) => (
-              <tr
-                key={`${p.a}\u0000${p.b}`}
-                className="border-t border-slate-100"
-                data-testid="label-pair"
-                data-a={p.a}
-                data-b={p.b}
-                data-n={p.n}
-              >
-                <th scope="row" className="py-1 pr-3 text-left font-normal whitespace-nowrap">
-                  <LabelChip label={p.a} /> {p.a === p.b ? "both" : "against"}{" "}
-                  {p.a === p.b ? null : <LabelChip label={p.b} />}
-                </th>
-                <td className={num}>{n(p.n)}</td>
-                <td className={num}>{sharePct(p.n, total, 0)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </div>
+    <FigureTable
+      title="Label pairs two reviewers gave one field, disagreements first"
+      testId="label-pairs"
+      rows={figures.labelPairs}
+      rowKey={pairKey}
+      rowData={(p) => ({ "data-testid": "label-pair", "data-a": p.a, "data-b": p.b, "data-n": p.n })}
+      rowHead={{
+        head: "labels",
+        className: "whitespace-nowrap",
+        cell: (p) => (
+          <>
+            <LabelChip label={p.a} /> {p.a === p.b ? "both" : "against"}{" "}
+            {p.a === p.b ? null : <LabelChip label={p.b} />}
+          </>
+        ),
+      }}
+      columns={[
+        { head: "times", cell: (p) => n(p.n) },
+        { head: "share", cell: (p) => sharePct(p.n, total, 0) },
+      ]}
+    />
   );
 }
 

@@ -99,6 +99,22 @@ const MAX_NOTE = MAX_NOTE_LENGTH;
 
 const REVIEW_COLUMNS = `id, trace_id AS traceId, field, label, reviewer, note, replaces, created_at AS createdAt, kind, round_id AS roundId`;
 
+/** What the review write path reads of a trace (the test kits' slow recounts read every trace so). */
+export interface TraceRow {
+  id: number;
+  runId: number;
+  probeId: string;
+  result: string;
+  human: string | null;
+  recorded: string | null;
+  /** The response text (the review queue's rules read it). */
+  text: string | null;
+}
+
+/** The read of TraceRows, before its WHERE. */
+export const TRACE_ROW_SELECT =
+  "SELECT id, run_id AS runId, probe_id AS probeId, result, human, recorded, json_extract(response, '$.text') AS text FROM traces";
+
 type Stmt = Database.Statement<unknown[]>;
 
 interface Statements {
@@ -123,9 +139,7 @@ function prepared(db: Db): Statements {
   if (!s) {
     const p = (sql: string) => db.sqlite.prepare(sql);
     s = {
-      trace: p(
-        "SELECT id, run_id AS runId, probe_id AS probeId, result, human, recorded, json_extract(response, '$.text') AS text FROM traces WHERE id = ?",
-      ),
+      trace: p(`${TRACE_ROW_SELECT} WHERE id = ?`),
       // Each field's newest review, and every blind review and adjudication (blind rounds decide
       // the current review from them: lib/review/rounds.ts).
       current: p(
@@ -167,17 +181,6 @@ function prepared(db: Db): Statements {
     statements.set(db.sqlite, s);
   }
   return s;
-}
-
-interface TraceRow {
-  id: number;
-  runId: number;
-  probeId: string;
-  result: string;
-  human: string | null;
-  recorded: string | null;
-  /** The response text (the review queue's rules read it). */
-  text: string | null;
 }
 
 /**

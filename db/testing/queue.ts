@@ -23,6 +23,7 @@ import type { QueueItem, QueueProgress, ResolvedScope } from "../queries/queue";
 import { currentReviews, writeReviews } from "../queries/reviews";
 import { writeSync } from "../write";
 import { ingestText, traceLine } from "./ingest";
+import { everyTraceRow } from "./reviews";
 
 const text = (t: string) => ({ response: { text: t, tool_calls: [] } });
 const ARGS = { user_id: "u_9182", starts_at: "2026-09-08T09:00:00" };
@@ -124,22 +125,7 @@ interface SlowTrace {
 
 /** Every trace with its rules, read the slow way, and each field's current review label. */
 function slowState(db: Db) {
-  const traces = (
-    db.sqlite
-      .prepare(
-        `SELECT id, run_id AS runId, probe_id AS probeId, result, human, recorded, json_extract(response, '$.text') AS text
-         FROM traces ORDER BY id`,
-      )
-      .all() as {
-      id: number;
-      runId: number;
-      probeId: string;
-      result: string;
-      human: string | null;
-      recorded: string | null;
-      text: string | null;
-    }[]
-  ).map((t): SlowTrace => {
+  const traces = everyTraceRow(db).map((t): SlowTrace => {
     const score = JSON.parse(t.result) as TraceScore;
     const labels: Record<string, string> = {};
     for (const [f, s] of Object.entries(score.fields)) labels[f] = s.label;

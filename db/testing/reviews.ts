@@ -8,6 +8,7 @@ import type { TraceScore } from "../../lib/probe/score";
 import { DISPUTED } from "../../lib/review/humanLabel";
 import { fieldRound, type KindedReview } from "../../lib/review/rounds";
 import type { Db } from "../client";
+import { TRACE_ROW_SELECT, type TraceRow } from "../queries/reviews";
 import { inconsistencies, ingestText, traceLine } from "./ingest";
 
 const text = (t: string) => ({ response: { text: t, tool_calls: [] } });
@@ -40,6 +41,11 @@ export async function loadReviewRun(db: Db, run = "reviews"): Promise<Map<string
   return new Map(rows.map((r) => [r.ext, r.id]));
 }
 
+/** Every trace as the review write path reads one (db/queries/reviews.ts), in id order. */
+export function everyTraceRow(db: Db): TraceRow[] {
+  return db.sqlite.prepare(`${TRACE_ROW_SELECT} ORDER BY id`).all() as TraceRow[];
+}
+
 /**
  * What the write path must keep true, recounted the slow way: every trace's tag rows are exactly
  * the tags of its stored score with its current reviews (newest per field, or as blind rounds
@@ -49,19 +55,7 @@ export async function loadReviewRun(db: Db, run = "reviews"): Promise<Map<string
  */
 export function reviewInconsistencies(db: Db, unsigned: ReadonlySet<number> = new Set()): string[] {
   const out = inconsistencies(db.sqlite);
-  const traces = db.sqlite
-    .prepare(
-      "SELECT id, run_id AS runId, probe_id AS probeId, result, human, recorded, json_extract(response, '$.text') AS text FROM traces ORDER BY id",
-    )
-    .all() as {
-    id: number;
-    runId: number;
-    probeId: string;
-    result: string;
-    human: string | null;
-    recorded: string | null;
-    text: string | null;
-  }[];
+  const traces = everyTraceRow(db);
   const all = db.sqlite
     .prepare("SELECT id, trace_id, field, label, kind, reviewer FROM reviews ORDER BY id")
     .all() as (KindedReview & { trace_id: number; field: string })[];
