@@ -222,6 +222,8 @@ export const traces = sqliteTable(
   (t) => [
     uniqueIndex("traces_identity").on(t.runId, t.identity),
     index("traces_run").on(t.runId, t.id),
+    /** Rows whose original is still inline (stored before blocks): what `db pack` and setup convert. */
+    index("traces_inline").on(t.id).where(sql`${t.originalBlock} IS NULL`),
     /**
      * An agent turn's counted generations (lib/ingest/agentTurns.ts): the spans whose ext_id
      * starts with its key and that are no agent step. The forms are TURN_FORMS, word for word.

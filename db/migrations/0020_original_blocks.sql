@@ -8,4 +8,5 @@ CREATE TABLE `original_blocks` (
 CREATE INDEX `original_blocks_run` ON `original_blocks` (`run_id`);--> statement-breakpoint
 ALTER TABLE `traces` ADD `original_block` integer;--> statement-breakpoint
 ALTER TABLE `traces` ADD `original_at` integer;--> statement-breakpoint
-ALTER TABLE `traces` ADD `original_len` integer;
+ALTER TABLE `traces` ADD `original_len` integer;--> statement-breakpoint
+CREATE INDEX `traces_inline` ON `traces` (`id`) WHERE "traces"."original_block" IS NULL;

@@ -4,13 +4,13 @@ import type { IngestStore, WriteOutcome } from "../../lib/ingest/pipeline";
 import { type PreparedError, type PreparedTrace, rejectedTrace } from "../../lib/ingest/prepare";
 import { packTagRow } from "../../lib/ingest/tagSignature";
 import type { Probe } from "../../lib/probe/schema";
-import { type PackedOriginals, packOriginals } from "../../lib/storage/originalBlocks";
+import type { PackedOriginals } from "../../lib/storage/originalBlocks";
 import type { Db } from "../client";
 import { WriteWaitError, writeSync } from "../write";
 import { reevaluateTurns, type TouchedTurn } from "./agentTurns";
 import { beginIngestBatch, claimRunlessErrors, finishIngestBatch, recountRejected } from "./ingestBatches";
 import { currentLexicon } from "./lexicon";
-import { blockStatements, writeBlocks } from "./originals";
+import { blockStatements, packTraceOriginals, writeBlocks } from "./originals";
 import { getProbe, listProbes, saveProbe } from "./probes";
 import { resetTagCache, tagId } from "./tags";
 
@@ -40,7 +40,16 @@ function isStoreFailure(e: unknown): boolean {
 
 /** The writing half of the store: one transaction per batch of traces and errors. */
 export interface TraceWriter {
-  write(batchId: number, traces: PreparedTrace[], errors: PreparedError[]): WriteOutcome[];
+  /**
+   * `packed`: the traces' originals already packed (packOriginals over their originals, grouped by
+   * run name), as the threaded store sends them; then a trace's own `original` is not read.
+   */
+  write(
+    batchId: number,
+    traces: PreparedTrace[],
+    errors: PreparedError[],
+    packed?: PackedOriginals,
+  ): WriteOutcome[];
 }
 
 interface RunRow {
@@ -240,7 +249,7 @@ export function createTraceWriter(db: Db): TraceWriter {
     const turnedDown: PreparedError[] = [];
     const reject = (t: PreparedTrace, reason: string) => {
       outcomes.push({ rejected: reason });
-      turnedDown.push(rejectedTrace(t, reason));
+      turnedDown.push(rejectedTrace({ ...t, original: blocks.original(t, traces.indexOf(t)) }, reason));
     };
     /** Files whose first good record is in this batch (kept in goodRun once the batch commits). */
     const claimed = new Map<string, { file: string; runId: number }>();
@@ -358,14 +367,11 @@ export function createTraceWriter(db: Db): TraceWriter {
   };
 
   return {
-    write(batchId, traces, errors) {
+    write(batchId, traces, errors, given) {
       /** Records the database refused in an earlier try of this batch: rejected, the rest written again. */
       const refused = new Map<number, string>();
       // Compressed before the write lock is taken; a try again reuses it.
-      const packed = packOriginals(
-        traces.map((t) => t.original),
-        traces.map((t) => t.runName),
-      );
+      const packed = given ?? packTraceOriginals(traces);
       for (;;) {
         try {
           const { outcomes, claimed } = writeSync(db, () =>

@@ -5,6 +5,7 @@
  * a clone would copy whole).
  */
 import type { PreparedError, PreparedTrace } from "../../lib/ingest/prepare";
+import type { PackedOriginals } from "../../lib/storage/originalBlocks";
 
 export type PackedTrace = [
   runName: string,
@@ -48,7 +49,11 @@ function asBuffer(b: Uint8Array): Buffer {
   return Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
 }
 
-export function packTrace(t: PreparedTrace): PackedTrace {
+/**
+ * `withoutOriginal`: the original travels packed beside the batch (packedOriginals), so the tuple
+ * carries "" in its place (an original is never empty).
+ */
+export function packTrace(t: PreparedTrace, withoutOriginal = false): PackedTrace {
   return [
     t.runName,
     t.defaultRun,
@@ -73,7 +78,7 @@ export function packTrace(t: PreparedTrace): PackedTrace {
     t.response,
     t.recorded,
     t.human,
-    typeof t.original === "string" ? t.original : ownBytes(t.original),
+    withoutOriginal ? "" : typeof t.original === "string" ? t.original : ownBytes(t.original),
     t.tags,
     t.sig,
     t.search,
@@ -123,4 +128,27 @@ export function packError(e: PreparedError): PreparedError {
 
 export function unpackError(e: PreparedError): PreparedError {
   return { ...e, hash: asBuffer(e.hash) };
+}
+
+/** A batch's packed originals as they cross: the blocks, and (block, offset, length) per trace. */
+export interface PackedOriginalsTransfer {
+  blocks: Uint8Array[];
+  refs: Int32Array;
+}
+
+export function packOriginalsTransfer(p: PackedOriginals): PackedOriginalsTransfer {
+  const refs = new Int32Array(p.refs.length * 3);
+  p.refs.forEach((r, i) => {
+    refs[i * 3] = r.block;
+    refs[i * 3 + 1] = r.at;
+    refs[i * 3 + 2] = r.len;
+  });
+  return { blocks: p.blocks.map(ownBytes), refs };
+}
+
+export function unpackOriginalsTransfer(p: PackedOriginalsTransfer): PackedOriginals {
+  const refs = [];
+  for (let i = 0; i < p.refs.length; i += 3)
+    refs.push({ block: p.refs[i], at: p.refs[i + 1], len: p.refs[i + 2] });
+  return { blocks: p.blocks.map(asBuffer), refs };
 }

@@ -7,13 +7,21 @@ import { parentPort, workerData } from "node:worker_threads";
 import type { PreparedError } from "../../lib/ingest/prepare";
 import { openDb } from "../client";
 import { createTraceWriter } from "./ingestStore";
-import { type PackedTrace, unpackError, unpackTrace } from "./ingestTransfer";
+import {
+  type PackedOriginalsTransfer,
+  type PackedTrace,
+  unpackError,
+  unpackOriginalsTransfer,
+  unpackTrace,
+} from "./ingestTransfer";
 
 export interface WriteRequest {
   seq: number;
   batchId: number;
   traces: PackedTrace[];
   errors: PreparedError[];
+  /** The traces' originals, packed on the reading thread (the tuples carry none). */
+  originals: PackedOriginalsTransfer;
 }
 
 export type WriteReply =
@@ -34,7 +42,12 @@ if (port) {
       return;
     }
     try {
-      const outcomes = writer.write(m.batchId, m.traces.map(unpackTrace), m.errors.map(unpackError));
+      const outcomes = writer.write(
+        m.batchId,
+        m.traces.map(unpackTrace),
+        m.errors.map(unpackError),
+        unpackOriginalsTransfer(m.originals),
+      );
       port.postMessage({ seq: m.seq, outcomes } satisfies WriteReply);
     } catch (e) {
       const err = e as Error & { code?: string };

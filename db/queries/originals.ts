@@ -10,6 +10,7 @@ import {
   inflateBlock,
   type Original,
   type PackedOriginals,
+  packOriginals,
   sliceOriginal,
 } from "../../lib/storage/originalBlocks";
 
@@ -74,6 +75,12 @@ export function writeBlocks(q: ReturnType<typeof blockStatements>, packed: Packe
   const ids = new Array<number>(packed.blocks.length).fill(0);
   const used = new Uint8Array(ids.length);
   return {
+    /** Original i as it was packed (for a record turned down; `t.original` when it still holds it). */
+    original: (t: { original: string | Buffer }, i: number): string | Buffer => {
+      if (typeof t.original !== "string" || t.original !== "" || i < 0) return t.original;
+      const r = packed.refs[i];
+      return sliceOriginal(inflateBlock(CODEC_DEFLATE_RAW, packed.blocks[r.block]), r.at, r.len);
+    },
     values: (i: number, runId: number): [number, number, number] => {
       const r = packed.refs[i];
       if (ids[r.block] === 0)
@@ -87,6 +94,16 @@ export function writeBlocks(q: ReturnType<typeof blockStatements>, packed: Packe
       for (let b = 0; b < ids.length; b++) if (ids[b] !== 0 && !used[b]) q.remove.run(ids[b]);
     },
   };
+}
+
+/** A batch's originals packed as the writer stores them: grouped by the run each trace names. */
+export function packTraceOriginals(
+  traces: readonly { original: Original; runName: string }[],
+): PackedOriginals {
+  return packOriginals(
+    traces.map((t) => t.original),
+    traces.map((t) => t.runName),
+  );
 }
 
 export type { Original };

@@ -116,6 +116,22 @@ describe("packing stored originals", () => {
     expect(orphanBlocks()).toBe(0);
   });
 
+  it("`assumeprobe setup` (what `npm start` runs) packs what an upgraded database holds inline, and says so", async () => {
+    await ingestText(t.db, "a.jsonl", lines(300));
+    const want = originals();
+    unpack();
+    const r = await runCli(["setup"], { ASSUMEPROBE_DB: t.db.path });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(
+      "assumeprobe: packing the originals of 300 stored traces into compressed blocks",
+    );
+    expect(r.stdout).toContain("originals packed (traces before 300, after 300)");
+    expect(inlineOriginals(t.db)).toBe(0);
+    expect(originals()).toEqual(want);
+    const again = await runCli(["setup"], { ASSUMEPROBE_DB: t.db.path });
+    expect(again.stdout).not.toContain("packing");
+  });
+
   it("compacts: packing then VACUUM shrinks the file, and the CLI prints the sizes", async () => {
     await ingestText(t.db, "a.jsonl", lines(3000, "one"));
     await ingestText(t.db, "b.jsonl", lines(3000, "two"));

@@ -10,8 +10,9 @@ import type { IngestStore, WriteOutcome } from "../../lib/ingest/pipeline";
 import type { Db } from "../client";
 import { startThread } from "../jobs/threads";
 import { createBatchStore, createTraceWriter, type TraceWriter } from "./ingestStore";
-import { packError, packTrace } from "./ingestTransfer";
+import { packError, packOriginalsTransfer, packTrace } from "./ingestTransfer";
 import type { WriteReply, WriteRequest } from "./ingestWriterThread";
+import { packTraceOriginals } from "./originals";
 
 export interface ThreadedIngestStore extends IngestStore {
   /** Stops the writer thread (after the batches handed to it). */
@@ -61,11 +62,14 @@ export function createThreadedIngestStore(db: Db): ThreadedIngestStore | null {
     },
     writeAsync(batchId, traces, errors) {
       if (dead) return Promise.reject(dead);
+      // Originals are compressed here, on the reading thread: the writer thread only stores the
+      // blocks, and a block crosses in a fraction of its originals' bytes.
       const req: WriteRequest = {
         seq: ++seq,
         batchId,
-        traces: traces.map(packTrace),
+        traces: traces.map((t) => packTrace(t, true)),
         errors: errors.map(packError),
+        originals: packOriginalsTransfer(packTraceOriginals(traces)),
       };
       return new Promise<WriteOutcome[]>((resolve, reject) => {
         waiting.set(req.seq, { resolve, reject });

@@ -5,6 +5,7 @@ import type { Db } from "../../../db/client";
 import { syncSeedSet } from "../../../db/queries/fixtureSeed";
 import { markInterruptedIngests } from "../../../db/queries/ingestBatches";
 import { createIngestStore } from "../../../db/queries/ingestStore";
+import { inlineOriginals, packStoredOriginals } from "../../../db/queries/packOriginals";
 import { type RescoreReport, upgradeRescores } from "../../../db/queries/rescore/jobs";
 import { runRescore } from "../../../db/queries/rescore/run";
 import { backfillAll } from "../../../db/queries/tagBackfill";
@@ -104,6 +105,30 @@ export function finishRescores(db: Db, log: (s: string) => void, warn: (s: strin
   }
 }
 
+/**
+ * Originals stored before blocks (migration 0020) are packed here, a chunk per transaction: a
+ * setup stopped partway goes on next time, and readers read both kinds of row meanwhile.
+ */
+export function packInlineOriginals(db: Db, log: (s: string) => void): void {
+  const todo = inlineOriginals(db);
+  if (todo === 0) return;
+  log(
+    `assumeprobe: packing the originals of ${todo.toLocaleString("en-US")} stored traces into compressed blocks`,
+  );
+  let shown = 0;
+  const r = packStoredOriginals(db, {
+    chunk: 5000,
+    onChunk: (k) => {
+      if (k - shown < todo / 10 && k < todo) return;
+      shown = k;
+      log(`assumeprobe: packed ${k.toLocaleString("en-US")} of ${todo.toLocaleString("en-US")}`);
+    },
+  });
+  log(
+    `assumeprobe: originals packed (traces before ${r.tracesBefore.toLocaleString("en-US")}, after ${r.tracesAfter.toLocaleString("en-US")}); \`assumeprobe db compact\` gives the freed space back to the disk`,
+  );
+}
+
 export function registerSetup(program: Command): void {
   program
     .command("setup")
@@ -126,6 +151,7 @@ export function registerSetup(program: Command): void {
         (s) => process.stderr.write(`${s}\n`),
       );
       backfillAll(db, (s) => process.stdout.write(`${s}\n`));
+      packInlineOriginals(db, (s) => process.stdout.write(`${s}\n`));
       const runs = db.sqlite.prepare("SELECT count(*) FROM runs").pluck().get() as number;
       if (opts.demo && runs === 0) await loadDemo((s) => process.stdout.write(`${s}\n`));
       process.stdout.write(`assumeprobe: database ready at ${db.path}\n`);
