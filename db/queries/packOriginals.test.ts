@@ -1,11 +1,10 @@
-import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { runCli } from "../../lib/cli/testCli";
+import type { Db } from "../client";
 import { openDb } from "../client";
 import { ingestText, tempDb, traceLine } from "../testing/ingest";
 import { migratedBefore } from "../testing/migrations";
-import { ORIGINAL_OF } from "./originals";
+import { storedOriginals, unpackOriginals, variedLines } from "../testing/originals";
 import { compactDatabase, inlineOriginals, packStoredOriginals } from "./packOriginals";
 import { getTraceTexts } from "./traceDetail";
 
@@ -15,35 +14,9 @@ beforeEach(() => {
 });
 afterEach(() => t.cleanup());
 
-const ROOT = join(import.meta.dirname, "..", "..");
-
-/** Every trace's original as read, by id. */
-const originals = (sqlite = t.db.sqlite) =>
-  sqlite.prepare(`SELECT id, ${ORIGINAL_OF} AS original FROM traces ORDER BY id`).all() as {
-    id: number;
-    original: string | Buffer;
-  }[];
-
-/** Puts every original back inline, as rows stored before blocks existed hold them. */
-function unpack(): void {
-  t.db.sqlite.exec(`UPDATE traces SET original = ${ORIGINAL_OF}, original_block = NULL, original_at = NULL,
-    original_len = NULL; DELETE FROM original_blocks`);
-}
-
-/** Lines of varied text, so blocks hold more than one pattern. */
-const lines = (n: number, run = "nightly") =>
-  `${Array.from({ length: n }, (_, i) =>
-    traceLine(
-      { id: `t${i}`, run, response: { text: `Which timezone, ${i.toString(36).repeat(1 + (i % 5))}?` } },
-      { timezone: i % 2 ? "Europe/Paris" : undefined },
-    ),
-  ).join("\n")}\n`;
-
-const orphanBlocks = () =>
-  t.db.sqlite
-    .prepare("SELECT count(*) FROM original_blocks WHERE id NOT IN (SELECT original_block FROM traces)")
-    .pluck()
-    .get();
+const originals = (sqlite?: Db["sqlite"]) => storedOriginals(sqlite ? { ...t.db, sqlite } : t.db);
+const unpack = () => unpackOriginals(t.db);
+const lines = variedLines;
 
 describe("packing stored originals", () => {
   it("a database of the release before blocks opens, reads its inline originals, and packs them unchanged", () => {
@@ -75,63 +48,6 @@ describe("packing stored originals", () => {
     }
   });
 
-  it("goes on where a killed `db pack` stopped: readers see every original meanwhile, nothing is lost or left over", async () => {
-    await ingestText(t.db, "a.jsonl", lines(12_000));
-    const want = originals();
-    unpack();
-    expect(inlineOriginals(t.db)).toBe(12_000);
-    // A chunk of 10 rows per transaction: long enough to be killed partway.
-    const child = spawn(
-      process.execPath,
-      [join(ROOT, "bin", "assumeprobe.js"), "db", "pack", "--chunk", "10"],
-      {
-        cwd: ROOT,
-        env: { ...process.env, ASSUMEPROBE_DB: t.db.path },
-        stdio: "ignore",
-      },
-    );
-    const exited = new Promise((r) => child.on("exit", r));
-    let inline = 12_000;
-    while (inline > 9_000) {
-      await new Promise((r) => setTimeout(r, 5));
-      inline = inlineOriginals(t.db);
-    }
-    child.kill("SIGKILL");
-    await exited;
-    const left = inlineOriginals(t.db);
-    expect(left).toBeGreaterThan(0);
-    expect(left).toBeLessThan(12_000);
-    // Half packed, half inline: every reader reads them all alike.
-    expect(originals()).toEqual(want);
-    expect(orphanBlocks()).toBe(0);
-    const r = await runCli(["db", "pack", "--json"], { ASSUMEPROBE_DB: t.db.path });
-    expect(r.code).toBe(0);
-    expect(JSON.parse(r.lines.at(-1) ?? "")).toEqual({
-      traces_before: 12_000,
-      traces_after: 12_000,
-      packed: left,
-      inline: 0,
-    });
-    expect(originals()).toEqual(want);
-    expect(orphanBlocks()).toBe(0);
-  });
-
-  it("`assumeprobe setup` (what `npm start` runs) packs what an upgraded database holds inline, and says so", async () => {
-    await ingestText(t.db, "a.jsonl", lines(300));
-    const want = originals();
-    unpack();
-    const r = await runCli(["setup"], { ASSUMEPROBE_DB: t.db.path });
-    expect(r.code).toBe(0);
-    expect(r.stdout).toContain(
-      "assumeprobe: packing the originals of 300 stored traces into compressed blocks",
-    );
-    expect(r.stdout).toContain("originals packed (traces before 300, after 300)");
-    expect(inlineOriginals(t.db)).toBe(0);
-    expect(originals()).toEqual(want);
-    const again = await runCli(["setup"], { ASSUMEPROBE_DB: t.db.path });
-    expect(again.stdout).not.toContain("packing");
-  });
-
   it("compacts: packing then VACUUM shrinks the file, and the CLI prints the sizes", async () => {
     await ingestText(t.db, "a.jsonl", lines(3000, "one"));
     await ingestText(t.db, "b.jsonl", lines(3000, "two"));
@@ -154,10 +70,5 @@ describe("packing stored originals", () => {
     expect(after.db).toBeLessThan(inlineSize - (inlineBytes - packedBytes) / 2);
     expect(after.wal).toBe(0);
     expect(originals()).toEqual(want);
-    const r = await runCli(["db", "compact"], { ASSUMEPROBE_DB: t.db.path });
-    expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(
-      /^before: [\d.]+ MB \(database [\d.]+ MB, write-ahead log [\d.]+ MB, shared memory [\d.]+ MB\)\nafter: {2}/,
-    );
   });
 });
