@@ -5,7 +5,7 @@ import { openDb } from "../client";
 import { ingestText, tempDb, traceLine } from "../testing/ingest";
 import { migratedBefore } from "../testing/migrations";
 import { storedOriginals, unpackOriginals, variedLines } from "../testing/originals";
-import { compactDatabase, inlineOriginals, packStoredOriginals } from "./packOriginals";
+import { compactDatabase, packStoredOriginals } from "./packOriginals";
 import { getTraceTexts } from "./traceDetail";
 
 let t: ReturnType<typeof tempDb>;
