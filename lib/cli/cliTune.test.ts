@@ -54,7 +54,7 @@ describe("tuning from the command line", SLOW, () => {
       "mira",
     ]);
     expect(broken.code).toBe(1);
-    expect(broken.stderr).toMatch(/breaks 1 fixture\(s\) of the seed set: nothing saved/);
+    expect(broken.stderr).toMatch(/breaks 1 fixture of the seed set: nothing saved/);
     expect(
       query("SELECT 1 FROM probe_versions WHERE probe_id = 'schedule_window' AND origin = 'edit'"),
     ).toEqual([]);
