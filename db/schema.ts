@@ -238,7 +238,8 @@ export const traces = sqliteTable(
 export const originalBlocks = sqliteTable(
   "original_blocks",
   {
-    id: integer().primaryKey(),
+    /** Never reused (AUTOINCREMENT): a connection's cache of inflated blocks goes by it. */
+    id: integer().primaryKey({ autoIncrement: true }),
     /** The run whose traces' originals it holds: a block never mixes runs, and goes with its run. */
     runId: integer("run_id").notNull(),
     /** 1: deflate-raw. */

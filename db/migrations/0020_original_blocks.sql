@@ -1,5 +1,5 @@
 CREATE TABLE `original_blocks` (
-	`id` integer PRIMARY KEY NOT NULL,
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`run_id` integer NOT NULL,
 	`codec` integer NOT NULL,
 	`body` blob NOT NULL

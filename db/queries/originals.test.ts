@@ -2,9 +2,11 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { PreparedTrace } from "../../lib/ingest/prepare";
+import { packOriginals } from "../../lib/storage/originalBlocks";
 import { ingestPaths, ingestText, tempDb, traceLine } from "../testing/ingest";
+import { writeSync } from "../write";
 import { createIngestStore } from "./ingestStore";
-import { ORIGINAL_OF } from "./originals";
+import { blockStatements, ORIGINAL_OF, writeBlocks } from "./originals";
 import { deleteRun } from "./runs";
 import { getTraceTexts } from "./traceDetail";
 
@@ -108,6 +110,41 @@ describe("originals packed in blocks", () => {
     expect(refs).toBe(300);
     const lines = t.db.sqlite.prepare(`SELECT count(DISTINCT ${ORIGINAL_OF}) FROM traces`).pluck().get();
     expect(lines).toBe(300);
+  });
+
+  it("never read a block's bytes for another: ids are not reused, and a rolled-back write forgets its cache", async () => {
+    await ingestText(t.db, "f.jsonl", `${traceLine({ id: "kept" })}\n`);
+    const [row] = t.db.sqlite.prepare("SELECT id, run_id AS runId FROM traces").all() as {
+      id: number;
+      runId: number;
+    }[];
+    const q = blockStatements(t.db.sqlite);
+    const read = t.db.sqlite.prepare(`SELECT ${ORIGINAL_OF} FROM traces WHERE id = ?`).pluck();
+    const point = t.db.sqlite.prepare(
+      "UPDATE traces SET original_block = ?, original_at = 0, original_len = ? WHERE id = ?",
+    );
+    const put = (text: string) => {
+      const w = writeBlocks(q, packOriginals([text]));
+      const [block] = w.values(0, row.runId);
+      point.run(block, Buffer.byteLength(text), row.id);
+      return block;
+    };
+    let first = 0;
+    expect(() =>
+      writeSync(t.db, () => {
+        first = put('{"first":1}');
+        expect(read.get(row.id)).toBe('{"first":1}');
+        throw new Error("roll back");
+      }),
+    ).toThrow("roll back");
+    // The rolled-back block's id is given again: the cache must not answer with its bytes.
+    const second = writeSync(t.db, () => put('{"second":2}'));
+    expect(second).toBe(first);
+    expect(read.get(row.id)).toBe('{"second":2}');
+    // A deleted block's id is not given again.
+    writeSync(t.db, () => t.db.sqlite.prepare("DELETE FROM original_blocks WHERE id = ?").run(second));
+    expect(writeSync(t.db, () => put('{"third":3}'))).toBeGreaterThan(second);
+    expect(read.get(row.id)).toBe('{"third":3}');
   });
 
   it("a re-ingest of the same file stores no block, and deleting a run deletes its blocks", async () => {

@@ -13,12 +13,20 @@ import {
   packOriginals,
   sliceOriginal,
 } from "../../lib/storage/originalBlocks";
+import { forgetOnRollback } from "../write";
 
-/** The original of a `traces` row (`t`: the table's alias with its dot, or ""), text or bytes. */
+/**
+ * The original of a `traces` row (`t`: the table's alias with its dot, or ""), text or bytes: the
+ * inline column, else the slice of a block already inflated on this connection, else the block
+ * read and inflated. COALESCE stops at its first value that is not NULL, so a block's compressed
+ * body is read from the table only when it is not in the connection's cache.
+ */
 export const originalOf = (t = "") =>
-  `original_of(${t}original, ${t}original_block,
-    (SELECT codec FROM original_blocks WHERE id = ${t}original_block),
-    (SELECT body FROM original_blocks WHERE id = ${t}original_block), ${t}original_at, ${t}original_len)`;
+  `coalesce(CASE WHEN ${t}original_block IS NULL THEN ${t}original END,
+    original_hit(${t}original_block, ${t}original_at, ${t}original_len),
+    original_of(${t}original_block,
+      (SELECT codec FROM original_blocks WHERE id = ${t}original_block),
+      (SELECT body FROM original_blocks WHERE id = ${t}original_block), ${t}original_at, ${t}original_len))`;
 
 /** The same, for `traces` unaliased: `SELECT ${ORIGINAL_OF} AS original FROM traces`. */
 export const ORIGINAL_OF = originalOf();
@@ -29,30 +37,36 @@ export const ORIGINAL_BYTES = "coalesce(original_len, length(CAST(original AS BL
 /** Inflated blocks kept per connection: a scan in id order reads each block once. */
 const CACHED_BLOCKS = 4;
 
-/** Registers original_of() on a connection; each connection keeps its own few inflated blocks. */
+/**
+ * Each connection's inflated blocks, by block id. Block ids are never reused (AUTOINCREMENT), so an
+ * id names the same bytes for as long as it exists; a rolled-back write forgets the cache, since a
+ * block id it created may be created again.
+ */
+const caches = new WeakMap<Database.Database, Map<number, Buffer>>();
+forgetOnRollback((db) => caches.get(db.sqlite)?.clear());
+
+/** Registers original_hit() and original_of() on a connection. */
 export function registerOriginalFunctions(sqlite: Database.Database): void {
-  // Keyed by block id, checked against the compressed body: an id reused after a rollback or a
-  // deleted block never returns another block's bytes.
-  const cache = new Map<number, { body: Buffer; bytes: Buffer }>();
-  const inflated = (id: number, codec: number, body: Buffer): Buffer => {
-    const hit = cache.get(id);
-    if (hit?.body.equals(body)) {
-      cache.delete(id);
-      cache.set(id, hit);
-      return hit.bytes;
-    }
-    const bytes = inflateBlock(codec, body);
-    cache.set(id, { body, bytes });
-    if (cache.size > CACHED_BLOCKS) cache.delete(cache.keys().next().value as number);
-    return bytes;
-  };
+  const cache = new Map<number, Buffer>();
+  caches.set(sqlite, cache);
+  sqlite.function(
+    "original_hit",
+    { deterministic: false },
+    (block: unknown, at: unknown, len: unknown): string | Buffer | null => {
+      if (block === null) return null;
+      const bytes = cache.get(Number(block));
+      return bytes === undefined ? null : sliceOriginal(bytes, Number(at), Number(len));
+    },
+  );
   sqlite.function(
     "original_of",
-    { deterministic: true },
-    (original: unknown, block: unknown, codec: unknown, body: unknown, at: unknown, len: unknown) => {
-      if (block === null) return original as string | Buffer;
+    { deterministic: false },
+    (block: unknown, codec: unknown, body: unknown, at: unknown, len: unknown): string | Buffer => {
       if (!Buffer.isBuffer(body)) throw new Error(`original block ${String(block)} is missing`);
-      return sliceOriginal(inflated(Number(block), Number(codec), body), Number(at), Number(len));
+      const bytes = inflateBlock(Number(codec), body);
+      cache.set(Number(block), bytes);
+      if (cache.size > CACHED_BLOCKS) cache.delete(cache.keys().next().value as number);
+      return sliceOriginal(bytes, Number(at), Number(len));
     },
   );
 }
