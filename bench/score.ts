@@ -13,7 +13,7 @@
  *
  *   npm run bench:score                      # both parts
  *   npx tsx bench/score.ts --n 1000000 --lines 200000 --repeat 3
- *   npx tsx bench/score.ts --only a          # or --only b, --only c
+ *   npx tsx bench/score.ts --only a          # or --only b, --only c, --only d
  * (c) the text checks of the no-call path (unparsed_call): scoreTrace on texts with no call that
  *     hold a broken fenced call, prose with braces, and 1 MB and 4 MB hostile texts (it must stay
  *     linear: the 4 MB figure per MB equals the 1 MB one).
@@ -21,6 +21,7 @@
  * Generated files go to /tmp/assumeprobe-bench/. The load average is printed with every figure:
  * on a shared 2-core machine, repeat when the 1-minute load is above ~1.5.
  */
+import { spawnSync } from "node:child_process";
 import { existsSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -38,6 +39,7 @@ import {
   load,
   loadIsHigh,
   median,
+  ROOT,
   runNode,
   writeLines,
 } from "./lib/util";
@@ -227,6 +229,38 @@ function partC(): void {
 }
 
 console.log(`score benchmark  [${load()}]  node ${process.version}`);
+/**
+ * (d) against the first article's own scorer: `score_trace` in a Python loop over the same file
+ * (bench/lib/seed_score.py: each line parsed, its response taken from `response` or the payload,
+ * timezone scored), alternated with the whole `score` command; the ratio of their lines per second
+ * (the command's includes starting Node and printing one JSON line per record; the loop's time is
+ * the loop's alone). Target: ours >= 1.5x.
+ */
+async function partD(): Promise<void> {
+  ensureCliBundle();
+  const file = join(benchDir(), `score-${LINES}.jsonl`);
+  if (!existsSync(file))
+    writeLines(file, traceLines(LINES, { run: "bench-score", model: "tern-7b-instruct" }));
+  console.log(`\n(d) score against the seed's score_trace in a Python loop, ${fmt(LINES)} lines`);
+  const env = { ASSUMEPROBE_DB: join(benchDir(), "score-no-db", "none.db") };
+  const ratios: number[] = [];
+  for (let r = 1; r <= REPEAT; r++) {
+    const ours = await runNode([CLI, "score", file], env, "/dev/null");
+    const py = spawnSync("python3", [join(ROOT, "bench", "lib", "seed_score.py"), file], {
+      encoding: "utf8",
+    });
+    if (ours.code !== 0 || py.status !== 0)
+      throw new Error(`score exit ${ours.code}, python ${py.status}: ${py.stderr}`);
+    const seed = JSON.parse(py.stdout) as { lines: number; seconds: number };
+    ratios.push(seed.seconds / ours.seconds);
+    console.log(
+      `    run ${r}: ours ${fmt(LINES / ours.seconds)} lines/s, seed loop ${fmt(seed.lines / seed.seconds)} lines/s: ${fmt(seed.seconds / ours.seconds, 2)}x  [${load()}]`,
+    );
+  }
+  console.log(`    => median ${fmt(median(ratios), 2)}x the seed's speed (target >= 1.5x)  [${load()}]`);
+}
+
 if (values.only === undefined || values.only === "a") partA();
 if (values.only === undefined || values.only === "b") await partB();
 if (values.only === undefined || values.only === "c") partC();
+if (values.only === undefined || values.only === "d") await partD();
