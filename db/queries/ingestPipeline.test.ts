@@ -3,14 +3,9 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
-import {
-  BATCH_BYTES,
-  describeFailure,
-  type IngestSummary,
-  ingestSources,
-  type SourceFailure,
-} from "../../lib/ingest/pipeline";
+import { BATCH_BYTES, describeFailure, ingestSources, type SourceFailure } from "../../lib/ingest/pipeline";
 import { ARGS, inconsistencies, ingestPaths, ingestText, tempDb, traceLine } from "../testing/ingest";
+import { summaryChecker } from "../testing/ingestSummary";
 import { createIngestStore } from "./ingestStore";
 
 const { db, dir, cleanup } = tempDb("pipeline");
@@ -18,12 +13,7 @@ afterAll(cleanup);
 const q = db.sqlite;
 
 /** Every summary adds up, and the database stays consistent after every ingest. */
-function checked(s: IngestSummary): IngestSummary {
-  expect(s.records).toBe(s.ingested + s.duplicates + s.rejected);
-  expect(s.errors).toHaveLength(s.rejected);
-  expect(inconsistencies(q)).toEqual([]);
-  return s;
-}
+const checked = summaryChecker(q);
 
 const tracesOf = (run: string) =>
   q

@@ -3,19 +3,15 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
-import type { IngestSummary } from "../../lib/ingest/pipeline";
-import { inconsistencies, ingestPaths, ingestText, tempDb, traceLine } from "../testing/ingest";
+import { ingestPaths, ingestText, tempDb, traceLine } from "../testing/ingest";
+import { summaryChecker } from "../testing/ingestSummary";
 
 const { db, dir, cleanup } = tempDb("identity");
 afterAll(cleanup);
 const q = db.sqlite;
 
-function checked(s: IngestSummary): IngestSummary {
-  expect(s.records).toBe(s.ingested + s.duplicates + s.rejected);
-  expect(s.errors).toHaveLength(s.rejected);
-  expect(inconsistencies(q)).toEqual([]);
-  return s;
-}
+/** Every summary adds up, and the database stays consistent after every ingest. */
+const checked = summaryChecker(q);
 
 const count = (run: string) =>
   q.prepare("SELECT count(*) FROM traces t JOIN runs r ON r.id = t.run_id WHERE r.name = ?").pluck().get(run);

@@ -1,20 +1,17 @@
 import { Readable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
-import { type IngestSummary, ingestSources } from "../../lib/ingest/pipeline";
+import { ingestSources } from "../../lib/ingest/pipeline";
 import { MAX_NESTING } from "../../lib/ingest/records";
-import { inconsistencies, ingestText, tempDb, traceLine } from "../testing/ingest";
+import { ingestText, tempDb, traceLine } from "../testing/ingest";
+import { summaryChecker } from "../testing/ingestSummary";
 import { createIngestStore } from "./ingestStore";
 
 const { db, cleanup } = tempDb("one-record");
 afterAll(cleanup);
 const q = db.sqlite;
 
-function checked(s: IngestSummary): IngestSummary {
-  expect(s.records).toBe(s.ingested + s.duplicates + s.rejected);
-  expect(s.errors).toHaveLength(s.rejected);
-  expect(inconsistencies(q)).toEqual([]);
-  return s;
-}
+/** Every summary adds up, and the database stays consistent after every ingest. */
+const checked = summaryChecker(q);
 
 const linesOf = (run: string) =>
   q
