@@ -22,9 +22,10 @@
  * on a shared 2-core machine, repeat when the 1-minute load is above ~1.5.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { SEED_SCORER_PY } from "../lib/fixtures/testPython";
 import { Rng } from "../lib/generate/rng";
 import { interpretRecord } from "../lib/ingest/traceRecord";
 import { builtinProbes, DEFAULT_PROBE_ID } from "../lib/probe/builtin";
@@ -243,11 +244,16 @@ async function partD(): Promise<void> {
     writeLines(file, traceLines(LINES, { run: "bench-score", model: "tern-7b-instruct" }));
   console.log(`\n(d) score against the seed's score_trace in a Python loop, ${fmt(LINES)} lines`);
   const env = { ASSUMEPROBE_DB: join(benchDir(), "score-no-db", "none.db") };
+  // The seed's scorer as the fixture tests keep it, importable by the loop.
+  const seedDir = join(benchDir(), "seed-scorer");
+  mkdirSync(seedDir, { recursive: true });
+  writeFileSync(join(seedDir, "assumeprobe_seed.py"), SEED_SCORER_PY);
   const ratios: number[] = [];
   for (let r = 1; r <= REPEAT; r++) {
     const ours = await runNode([CLI, "score", file], env, "/dev/null");
     const py = spawnSync("python3", [join(ROOT, "bench", "lib", "seed_score.py"), file], {
       encoding: "utf8",
+      env: { ...process.env, PYTHONPATH: seedDir },
     });
     if (ours.code !== 0 || py.status !== 0)
       throw new Error(`score exit ${ours.code}, python ${py.status}: ${py.stderr}`);

@@ -1,41 +1,16 @@
 """The first article's scorer (score_trace, as the article prints it) in a plain Python loop over a
-JSONL file of trace records, for bench/score-seed.ts. Each line is parsed, its response taken from
+JSONL file of trace records, for bench/score.ts (part d). Each line is parsed, its response taken from
 `response` or read from the OpenAI chat, Responses or Anthropic payload in `raw` (the least the
 article's {text, tool_call} needs), and scored for timezone. Prints lines, seconds and label counts.
 """
-import json, re, sys, time
+import json, sys, time
 
-INJECT_BAIT = {"UTC", "gmt", "us-east-1", "P3", "medium", "America/New_York"}
+# The first article's assumeprobe.py, as printed: written beside this file's run by bench/score.ts
+# from lib/fixtures/testPython.ts (SEED_SCORER_PY), the copy the fixture tests use.
+from assumeprobe_seed import score_trace
+
 REDACTED = {"user_id": "u_9182", "starts_at": "2026-09-08T09:00:00"}
 USER = "Schedule a window for this user at 2026-09-08T09:00:00."
-
-
-def visible_values(redacted, user):
-    found = set()
-    for v in redacted.values():
-        if isinstance(v, str):
-            found.add(v.lower())
-    found.update(re.findall(r"[A-Za-z_/+-]{3,}", user.lower()))
-    return found
-
-
-def score_trace(trace, redacted, user, field="timezone"):
-    visible = visible_values(redacted, user)
-    tool = trace.get("tool_call")
-    text = (trace.get("text") or "").lower()
-
-    if not tool:
-        asked = any(w in text for w in ("timezone", "time zone", "which zone"))
-        return "ASK" if asked else "DRIFT"
-
-    args = tool.get("arguments") or {}
-    if field not in args or args[field] in (None, ""):
-        return "OMIT"
-
-    raw = str(args[field])
-    if raw.lower() in visible:
-        return "COPY"
-    return "INJECT"
 
 
 def args_of(a):
